@@ -1,0 +1,64 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Kiosk",
+    products: [
+        .library(name: "LayoutCore", targets: ["LayoutCore"]),
+        .executable(name: "kiosk-layout-demo", targets: ["kiosk-layout-demo"]),
+        .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
+        .library(name: "Raster", targets: ["Raster"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-numerics.git", from: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        // FreeType and libpng, found through pkg-config; nothing but a module map and a shim header.
+        .systemLibrary(
+            name: "CFreeType",
+            pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
+        // The software rasterizer: buffers, coverage, blending, patterns, text, images, damage.
+        .target(
+            name: "Raster",
+            dependencies: ["LayoutCore", "CFreeType", "CPNG", .product(name: "RealModule", package: "swift-numerics")]
+        ),
+        .testTarget(
+            name: "RasterTests",
+            dependencies: ["Raster", "LayoutCore"],
+            exclude: ["Golden"]
+        ),
+        // Pure geometry, layouts and motion: no Foundation, no C, no devices.
+        .target(
+            name: "LayoutCore",
+            dependencies: [.product(name: "RealModule", package: "swift-numerics")]
+        ),
+        .executableTarget(
+            name: "kiosk-layout-demo",
+            dependencies: [
+                "LayoutCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Benchmarks print figures; they are never part of the tests.
+        .executableTarget(
+            name: "kiosk-bench",
+            dependencies: ["LayoutCore", "Raster"]
+        ),
+        .testTarget(
+            name: "LayoutCoreTests",
+            dependencies: [
+                "LayoutCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+    ]
+)

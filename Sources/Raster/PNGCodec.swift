@@ -1,0 +1,110 @@
+import CPNG
+
+/// PNG reading and writing through libpng's simplified API (`png_image`), which applies libpng's
+/// own transforms: palette expansion, grey to RGB, tRNS to alpha, 16 to 8 bits, de-interlacing.
+/// It reports errors through the `png_image` rather than `longjmp`, so Swift can handle them.
+public enum PNGCodec {
+    /// Decoded images are refused above this many pixels (a hostile header cannot exhaust memory).
+    public static let maximumPixels = 64 * 1024 * 1024
+
+    /// Reads a PNG file into a premultiplied ARGB buffer.
+    public static func read(path: String) throws(RasterError) -> PixelBuffer {
+        try PNGReader { image in png_image_begin_read_from_file(&image, path) }.decode(call: "png_image_begin_read_from_file(\(path))")
+    }
+
+    /// Decodes PNG bytes into a premultiplied ARGB buffer.
+    public static func decode(_ bytes: [UInt8]) throws(RasterError) -> PixelBuffer {
+        guard !bytes.isEmpty else { throw .png(call: "png_image_begin_read_from_memory", message: "no data") }
+        let result = bytes.withUnsafeBytes { raw -> Result<PixelBuffer, RasterError> in
+            Result { () throws(RasterError) -> PixelBuffer in
+                try PNGReader { image in png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) }
+                    .decode(call: "png_image_begin_read_from_memory")
+            }
+        }
+        return try result.get()
+    }
+
+    /// Writes `buffer` as a PNG file: RGB for XRGB buffers, RGBA (un-premultiplied) for ARGB ones.
+    public static func write(_ buffer: PixelBuffer, to path: String) throws(RasterError) {
+        let hasAlpha = buffer.format == .argb8888Premultiplied
+        let channels = hasAlpha ? 4 : 3
+        var bytes = [UInt8](repeating: 0, count: buffer.width * buffer.height * channels)
+        var i = 0
+        for y in 0..<buffer.height {
+            let row = buffer.row(y)
+            for x in 0..<buffer.width {
+                let p = row[x]
+                var r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
+                if hasAlpha {
+                    let a = p >> 24
+                    if a == 0 { (r, g, b) = (0, 0, 0) } else if a < 255 {
+                        r = Swift.min(255, (r * 255 + a / 2) / a); g = Swift.min(255, (g * 255 + a / 2) / a); b = Swift.min(255, (b * 255 + a / 2) / a)
+                    }
+                    bytes[i] = UInt8(r); bytes[i + 1] = UInt8(g); bytes[i + 2] = UInt8(b); bytes[i + 3] = UInt8(a)
+                } else {
+                    bytes[i] = UInt8(r); bytes[i + 1] = UInt8(g); bytes[i + 2] = UInt8(b)
+                }
+                i += channels
+            }
+        }
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(buffer.width)
+        image.height = UInt32(buffer.height)
+        image.format = hasAlpha ? PNGFormat.rgba : PNGFormat.rgb
+        let ok = bytes.withUnsafeBytes { raw in
+            png_image_write_to_file(&image, path, 0, raw.baseAddress, Int32(buffer.width * channels), nil)
+        }
+        let message = pngMessage(image)
+        png_image_free(&image)
+        guard ok != 0 else { throw .png(call: "png_image_write_to_file(\(path))", message: message) }
+    }
+}
+
+/// Owns one `png_image` for the length of a decode, and frees it on every path out.
+private struct PNGReader {
+    let begin: (inout png_image) -> Int32
+
+    func decode(call: String) throws(RasterError) -> PixelBuffer {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        defer { png_image_free(&image) }
+        guard begin(&image) != 0 else { throw .png(call: call, message: pngMessage(image)) }
+        let width = Int(image.width), height = Int(image.height)
+        guard width > 0, height > 0, width <= PixelBuffer.maximumDimension, height <= PixelBuffer.maximumDimension,
+              width * height <= PNGCodec.maximumPixels else {
+            throw .png(call: call, message: "image size \(width)x\(height) is too large")
+        }
+        // BGRA bytes are exactly the little-endian 0xAARRGGBB layout of a PixelBuffer row.
+        image.format = PNGFormat.bgra
+        let buffer = try PixelBuffer(width: width, height: height, format: .argb8888Premultiplied)
+        let ok = png_image_finish_read(&image, nil, buffer.base, Int32(buffer.bytesPerRow), nil)
+        guard ok != 0 else { throw .png(call: "png_image_finish_read", message: pngMessage(image)) }
+        for y in 0..<height {
+            let row = buffer.row(y)
+            for x in 0..<width {
+                let p = row[x], a = p >> 24
+                if a != 255 { row[x] = (a << 24) | (scalePixel(p, by: a) & 0x00FF_FFFF) }
+            }
+        }
+        return buffer
+    }
+}
+
+/// libpng's error text, stored in the `png_image`'s fixed-size `message` field.
+private func pngMessage(_ image: png_image) -> String {
+    var copy = image.message
+    let text = withUnsafeBytes(of: &copy) { raw -> String in
+        let bytes = raw.prefix { $0 != 0 }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+    return text.isEmpty ? "unknown libpng error" : text
+}
+
+/// libpng's `PNG_FORMAT_*` values, which are macro expressions Swift does not import.
+private enum PNGFormat {
+    static let flagAlpha: UInt32 = 0x01, flagColor: UInt32 = 0x02, flagBGR: UInt32 = 0x10
+    static let rgb = flagColor
+    static let rgba = flagColor | flagAlpha
+    static let bgra = flagColor | flagAlpha | flagBGR
+}

@@ -1,0 +1,17 @@
+/// Every failure the rasterizer reports: which call failed and why, never a crash.
+public enum RasterError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A size or argument the rasterizer cannot honour (zero, negative, NaN, too large).
+    case invalidArgument(call: String, message: String)
+    /// A FreeType call failed (missing or corrupt font, unsupported size...).
+    case freeType(call: String, code: Int32, message: String)
+    /// A libpng call failed (missing, corrupt or truncated file...).
+    case png(call: String, message: String)
+
+    public var description: String {
+        switch self {
+        case let .invalidArgument(call, message): return "\(call): \(message)"
+        case let .freeType(call, code, message): return "\(call) failed (FreeType error \(code)): \(message)"
+        case let .png(call, message): return "\(call) failed: \(message)"
+        }
+    }
+}
