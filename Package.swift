@@ -34,7 +34,7 @@ let package = Package(
         .testTarget(
             name: "RasterTests",
             dependencies: ["Raster", "LayoutCore"],
-            exclude: ["Golden"]
+            exclude: ["Golden", "Fixtures"]
         ),
         // Pure geometry, layouts and motion: no Foundation, no C, no devices.
         .target(

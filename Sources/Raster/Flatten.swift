@@ -17,7 +17,7 @@ struct Polyline {
 @usableFromInline
 enum Flattener {
     /// Maximum distance between a Bézier and its chords, in device pixels.
-    @usableFromInline static let curveTolerance = 0.01
+    @usableFromInline static let curveTolerance = 0.004
     /// Maximum distance between an arc and its chords; arcs make the round shapes the coverage tests check.
     @usableFromInline static let arcTolerance = 0.0025
     /// Pieces per curve are capped so that a huge or hostile curve costs bounded time.

@@ -1,0 +1,51 @@
+import LayoutCore
+import Raster
+import Testing
+
+@Suite struct BlendTests {
+    @Test func div255IsExactForEveryProductOfTwoBytes() {
+        for x in UInt32(0)...65025 {
+            let rounded = UInt32((Double(x) / 255).rounded())
+            if div255(x) != rounded { Issue.record("div255(\(x)) = \(div255(x)), expected \(rounded)"); return }
+        }
+    }
+
+    @Test func swarScaleMatchesScalarForAllChannelValuesAndAlphas() {
+        for v in UInt32(0)...255 {
+            let p = (v << 24) | ((255 - v) << 16) | (v << 8) | (v ^ 0x5A)
+            for a in UInt32(0)...255 where scalePixel(p, by: a) != ScalarBlend.scale(p, by: a) {
+                Issue.record("scalePixel(\(p), \(a))"); return
+            }
+        }
+    }
+
+    @Test func swarSourceOverMatchesScalarOnPremultipliedPixels() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<200_000 {
+            let sa = UInt32.random(in: 0...255, using: &rng), da = UInt32.random(in: 0...255, using: &rng)
+            let src = (sa << 24) | (UInt32.random(in: 0...sa, using: &rng) << 16) | (UInt32.random(in: 0...sa, using: &rng) << 8) | UInt32.random(in: 0...sa, using: &rng)
+            let dst = (da << 24) | (UInt32.random(in: 0...da, using: &rng) << 16) | (UInt32.random(in: 0...da, using: &rng) << 8) | UInt32.random(in: 0...da, using: &rng)
+            let fast = sourceOver(src, dst), slow = ScalarBlend.sourceOver(src, dst)
+            if fast != slow { Issue.record("sourceOver(\(src), \(dst)) = \(fast), scalar \(slow)"); return }
+            // Never overflows a channel past alpha.
+            #expect(fast >> 24 >= (fast >> 16) & 0xFF)
+        }
+    }
+
+    @Test func opacityComposesExactly() throws {
+        // #202833 at 0.85 over white: each channel = c*a/255 + 255*(255-a)/255, a = round(0.85*255) = 217.
+        let buf = try PixelBuffer(width: 4, height: 1)
+        let canvas = Canvas(buf)
+        canvas.clear(.white)
+        canvas.fill(Rect(x: 0, y: 0, width: 4, height: 1), color: Color(rgb: 0x202833), opacity: 0.85)
+        let a: UInt32 = 217
+        func ch(_ c: UInt32) -> UInt32 { div255(c * a) + div255(255 * (255 - a)) }
+        #expect(buf[2, 0]! == (ch(0x20) << 16) | (ch(0x28) << 8) | ch(0x33))
+    }
+
+    @Test func colorPremultipliesAndClampsOpacity() {
+        #expect(Color(rgb: 0xFF8000).premultiplied(opacity: 0.5) == 0x8080_4000)
+        #expect(Color(rgb: 0xFFFFFF).premultiplied(opacity: .nan) == 0)
+        #expect(Color(rgb: 0xFFFFFF).premultiplied(opacity: 7) == 0xFFFF_FFFF)
+    }
+}
