@@ -101,9 +101,11 @@ public final class Canvas {
         rasterizer.reset(width: area.width, height: area.height)
         rasterizer.addPolylines(polylines, originX: area.x, originY: area.y)
         let target = self.target
-        rasterizer.sweep(rule: rule) { row, x, coverage, count in
+        rasterizer.sweep(rule: rule, partial: { row, x, coverage, count in
             blender.blendRow(target.row(area.y + row) + area.x + x, coverage: coverage, count: count)
-        }
+        }, constant: { row, x, count, coverage in
+            blender.fill(target.row(area.y + row) + area.x + x, count: count, coverage: coverage)
+        })
     }
 }
 

@@ -12,31 +12,175 @@ public enum FillRule: Sendable, Hashable {
 /// guard cells per row) and reused between fills; each row is zeroed as it is read.
 @usableFromInline
 final class CoverageRasterizer {
-    @usableFromInline var cells: [Float] = []
-    @usableFromInline var coverageRow: [UInt8] = []
+    // Scratch memory owned by this object and freed in deinit; raw pointers rather than arrays so
+    // that the hot loops pay no exclusivity or bounds checks (every index is derived from the
+    // clipped area below).
+    @usableFromInline var cells = Scratch<Float>()
+    @usableFromInline var coverageRow = Scratch<UInt8>()
     /// Leftmost and rightmost touched cell of each row, so that untouched stretches are never scanned.
-    @usableFromInline var rowMin: [Int32] = []
-    @usableFromInline var rowMax: [Int32] = []
+    @usableFromInline var rowMin = Scratch<Int32>()
+    @usableFromInline var rowMax = Scratch<Int32>()
+    /// One bit per group of 16 cells per row: set when an edge wrote into the group.
+    /// Untouched groups hold zeros, so the sweep fills them as one constant-coverage span.
+    @usableFromInline var touchedGroups = Scratch<UInt64>()
+    @usableFromInline var wordsPerRow = 0
+    @usableFromInline static let groupShift = 4
     @usableFromInline var width = 0
     @usableFromInline var height = 0
     @usableFromInline var stride = 0
 
     @usableFromInline init() {}
 
+    deinit {
+        cells.free(); coverageRow.free(); rowMin.free(); rowMax.free(); touchedGroups.free()
+    }
+
     /// Prepares a zeroed area of `width`x`height` pixels.
     @usableFromInline func reset(width: Int, height: Int) {
         self.width = width
         self.height = height
         stride = width + 2
-        let need = stride * height
-        if cells.count < need { cells = [Float](repeating: 0, count: need) }
-        if coverageRow.count < stride { coverageRow = [UInt8](repeating: 0, count: stride) }
-        if rowMin.count < height {
-            rowMin = [Int32](repeating: 0, count: height)
-            rowMax = [Int32](repeating: 0, count: height)
-        }
-        for y in 0..<height { rowMin[y] = Int32.max; rowMax[y] = -1 }
+        cells.reserve(stride * height)
+        coverageRow.reserve(stride)
+        rowMin.reserve(height)
+        rowMax.reserve(height)
+        for y in 0..<height { rowMin.base[y] = Int32.max; rowMax.base[y] = -1 }
+        wordsPerRow = ((stride >> Self.groupShift) + 1 + 63) / 64
+        touchedGroups.reserve(wordsPerRow * height)
     }
+
+    /// Marks the groups holding cells `from...to` of `row` as touched.
+    @inlinable @inline(__always) static func markTouched(_ bits: UnsafeMutablePointer<UInt64>, wordsPerRow: Int, row: Int, from: Int, to: Int) {
+        var g = from >> groupShift
+        let last = to >> groupShift
+        let base = row &* wordsPerRow
+        while g <= last {
+            bits[base &+ (g >> 6)] |= 1 << UInt64(g & 63)
+            g += 1
+        }
+    }
+
+    /// Adds every segment of the polylines (closing each), offset by (-originX, -originY).
+    @usableFromInline func addPolylines(_ polylines: [Polyline], originX: Int, originY: Int) {
+        let ox = Double(originX), oy = Double(originY)
+        let edges = EdgeAccumulator(cells: cells.base, rowMin: rowMin.base, rowMax: rowMax.base, bits: touchedGroups.base,
+                                    wordsPerRow: wordsPerRow, width: width, height: height, stride: stride)
+        for poly in polylines {
+            let pts = poly.points
+            guard pts.count >= 2 else { continue }
+            var prev = pts[pts.count - 1]
+            for p in pts {
+                edges.addEdge(prev.x - ox, prev.y - oy, p.x - ox, p.y - oy)
+                prev = p
+            }
+        }
+    }
+
+    /// Converts each row's accumulated areas into coverage and hands it out as spans: `partial` gets
+    /// (row, first column, coverage bytes, count) for stretches that edges touched, `constant` gets
+    /// (row, first column, count, coverage byte) for stretches between edges, which need no per-pixel
+    /// coverage at all. Leaves the buffer zeroed.
+    @inlinable func sweep(rule: FillRule,
+                          partial: (Int, Int, UnsafePointer<UInt8>, Int) -> Void,
+                          constant: (Int, Int, Int, UInt32) -> Void) {
+        let shift = Self.groupShift, groupCells = 1 << shift
+        do {
+            do {
+                do {
+                    let acc = cells.base, cov = coverageRow.base, bits = touchedGroups.base
+                    let rowMin = self.rowMin.base, rowMax = self.rowMax.base, wordsPerRow = self.wordsPerRow
+                    let height = self.height, width = self.width, stride = self.stride
+                    @inline(__always) func toByte(_ sum: Float) -> UInt8 {
+                        let a: Float
+                        switch rule {
+                        case .nonZero:
+                            a = Swift.min(Swift.abs(sum), 1)
+                        case .evenOdd:
+                            let m = Swift.abs(sum) - 2 * (Swift.abs(sum) * 0.5).rounded(.down)
+                            a = Swift.min(Swift.max(m > 1 ? 2 - m : m, 0), 1)
+                        }
+                        return UInt8(truncatingIfNeeded: Int32(a * 255 + 0.5))
+                    }
+                    for row in 0..<height {
+                        let lo = Int(rowMin[row]), hi = Int(rowMax[row])
+                        guard lo <= hi else { continue }
+                        let line = acc + row * stride
+                        let rowBits = bits + row * wordsPerRow
+                        let end = Swift.min(hi, width - 1)
+                        var sum: Float = 0
+                        var pendingStart = lo, pendingCount = 0
+                        var x = lo
+                        while x <= end {
+                            let g = x >> shift
+                            let groupEnd = Swift.min((g + 1) << shift, end + 1)
+                            if rowBits[g >> 6] & (1 << UInt64(g & 63)) != 0 {
+                                while x < groupEnd {
+                                    sum += line[x]
+                                    line[x] = 0
+                                    cov[pendingCount] = toByte(sum)
+                                    pendingCount += 1
+                                    x += 1
+                                }
+                            } else {
+                                // Untouched groups: constant coverage up to the next touched group.
+                                var runEnd = groupEnd
+                                while runEnd <= end {
+                                    let h = runEnd >> shift
+                                    if rowBits[h >> 6] & (1 << UInt64(h & 63)) != 0 { break }
+                                    runEnd = Swift.min(runEnd + groupCells, end + 1)
+                                }
+                                if pendingCount > 0 { partial(row, pendingStart, UnsafePointer(cov), pendingCount) }
+                                let c = UInt32(toByte(sum))
+                                if c != 0 { constant(row, x, runEnd - x, c) }
+                                x = runEnd
+                                pendingStart = x
+                                pendingCount = 0
+                            }
+                        }
+                        if pendingCount > 0 { partial(row, pendingStart, UnsafePointer(cov), pendingCount) }
+                        // Clear the guard cells and the touched bits of this row.
+                        var k = Swift.max(lo, end + 1)
+                        while k <= hi && k < stride { line[k] = 0; k += 1 }
+                        for w in 0..<wordsPerRow { rowBits[w] = 0 }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A growable, zero-initialised scratch allocation with one owner (`CoverageRasterizer`), which frees it.
+@usableFromInline
+struct Scratch<Element> {
+    @usableFromInline var base: UnsafeMutablePointer<Element>
+    @usableFromInline var capacity = 0
+
+    @usableFromInline init() { base = UnsafeMutablePointer<Element>.allocate(capacity: 1) }
+
+    /// Ensures room for `count` elements; new memory is zeroed, kept memory keeps its (zero) contents.
+    @usableFromInline mutating func reserve(_ count: Int) {
+        guard count > capacity else { return }
+        base.deallocate()
+        base = UnsafeMutablePointer<Element>.allocate(capacity: count)
+        UnsafeMutableRawPointer(base).initializeMemory(as: UInt8.self, repeating: 0, count: count * MemoryLayout<Element>.stride)
+        capacity = count
+    }
+
+    @usableFromInline func free() { base.deallocate() }
+}
+
+/// The accumulation buffer's pointers and size, read once per fill so that adding thousands of
+/// edges costs no property access (and no exclusivity check) per edge.
+@usableFromInline
+struct EdgeAccumulator {
+    let cells: UnsafeMutablePointer<Float>
+    let rowMin: UnsafeMutablePointer<Int32>
+    let rowMax: UnsafeMutablePointer<Int32>
+    let bits: UnsafeMutablePointer<UInt64>
+    let wordsPerRow: Int
+    let width: Int
+    let height: Int
+    let stride: Int
 
     /// Adds the edge (x0, y0)→(x1, y1), in coordinates relative to the area's top-left corner.
     /// Parts above, below, left or right of the area are clipped; parts to the left still count
@@ -74,7 +218,7 @@ final class CoverageRasterizer {
         }
     }
 
-    @inlinable func clampX(_ x: Double) -> Double { Swift.min(Swift.max(x, 0), Double(width)) }
+    @usableFromInline func clampX(_ x: Double) -> Double { Swift.min(Swift.max(x, 0), Double(width)) }
 
     /// Accumulates an edge already inside [0, width] × [0, height].
     @usableFromInline func accumulate(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
@@ -86,15 +230,15 @@ final class CoverageRasterizer {
         guard firstRow < lastRow else { return }
         let limit = Double(width)
         var x = sx
-        cells.withUnsafeMutableBufferPointer { buf in
-            let acc = buf.baseAddress!
+        do {
+            let acc = cells
             for row in firstRow..<lastRow {
                 let rowTop = Swift.max(Double(row), sy), rowBottom = Swift.min(Double(row + 1), ey)
                 let dy = rowBottom - rowTop
                 var xNext = x + dxdy * dy
                 xNext = Swift.min(Swift.max(xNext, 0), limit)
                 let d = Float(dy) * dir
-                let line = acc + row * stride
+                let line = acc + row &* stride
                 let (xa, xb) = x < xNext ? (x, xNext) : (xNext, x)
                 let xaFloor = xa.rounded(.down)
                 let ia = Int(xaFloor)
@@ -127,6 +271,7 @@ final class CoverageRasterizer {
                     }
                     line[ib] += d * am
                 }
+                CoverageRasterizer.markTouched(bits, wordsPerRow: wordsPerRow, row: row, from: ia, to: touchedMax)
                 if Int32(ia) < rowMin[row] { rowMin[row] = Int32(ia) }
                 if Int32(touchedMax) > rowMax[row] { rowMax[row] = Int32(touchedMax) }
                 x = xNext
@@ -134,58 +279,4 @@ final class CoverageRasterizer {
         }
     }
 
-    /// Adds every segment of the polylines (closing each), offset by (-originX, -originY).
-    @usableFromInline func addPolylines(_ polylines: [Polyline], originX: Int, originY: Int) {
-        let ox = Double(originX), oy = Double(originY)
-        for poly in polylines {
-            let pts = poly.points
-            guard pts.count >= 2 else { continue }
-            var prev = pts[pts.count - 1]
-            for p in pts {
-                addEdge(prev.x - ox, prev.y - oy, p.x - ox, p.y - oy)
-                prev = p
-            }
-        }
-    }
-
-    /// Converts each row's accumulated areas into coverage bytes and hands the touched stretch to `span`
-    /// as (row, first column, coverage bytes, count). Leaves the buffer zeroed.
-    @inlinable func sweep(rule: FillRule, _ span: (Int, Int, UnsafePointer<UInt8>, Int) -> Void) {
-        cells.withUnsafeMutableBufferPointer { buf in
-            coverageRow.withUnsafeMutableBufferPointer { covBuf in
-                let acc = buf.baseAddress!, cov = covBuf.baseAddress!
-                for row in 0..<height {
-                    let lo = Int(rowMin[row]), hi = Int(rowMax[row])
-                    guard lo <= hi else { continue }
-                    let line = acc + row * stride
-                    let end = Swift.min(hi, width - 1)
-                    var sum: Float = 0
-                    if lo <= end {
-                        switch rule {
-                        case .nonZero:
-                            for x in lo...end {
-                                sum += line[x]
-                                line[x] = 0
-                                let a = Swift.min(Swift.abs(sum), 1)
-                                cov[x - lo] = UInt8(a * 255 + 0.5)
-                            }
-                        case .evenOdd:
-                            for x in lo...end {
-                                sum += line[x]
-                                line[x] = 0
-                                let a = Swift.abs(sum)
-                                let m = a - 2 * (a * 0.5).rounded(.down)
-                                let c = m > 1 ? 2 - m : m
-                                cov[x - lo] = UInt8(Swift.min(Swift.max(c, 0), 1) * 255 + 0.5)
-                            }
-                        }
-                        span(row, lo, UnsafePointer(cov), end - lo + 1)
-                    }
-                    // Clear the guard cells (and anything beyond the visible width).
-                    var x = Swift.max(lo, end + 1)
-                    while x <= hi && x < stride { line[x] = 0; x += 1 }
-                }
-            }
-        }
-    }
 }

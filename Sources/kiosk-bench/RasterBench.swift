@@ -1,0 +1,78 @@
+import LayoutCore
+import Raster
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Scene S1 (DESIGN.md §5) at 800x480 and 1920x1080 for each pattern: median ms per frame over
+/// `rasterFrames` frames, one line per case `s1 <pattern> <W>x<H> <a|b|c> <median-ms> <ratio-to-memcpy>`,
+/// where the memcpy is one copy of the whole frame measured in the same run.
+/// `--png DIR` (or KIOSK_BENCH_PNG=DIR) also writes each full frame to DIR/s1-<pattern>-<W>x<H>.png.
+func runRasterBenchmarks() {
+    let args = CommandLine.arguments
+    var pngDirectory: String? = getenv("KIOSK_BENCH_PNG").map { String(cString: $0) }
+    if let i = args.firstIndex(of: "--png"), i + 1 < args.count { pngDirectory = args[i + 1] }
+    print("# s1 <pattern> <W>x<H> <a|b|c> <median-ms> <ratio-to-memcpy>; median of \(rasterFrames) frames each")
+    print("# a = full frame, b = background only, c = scroll step (background restored from cached shadow + menu)")
+    for (w, h) in [(800, 480), (1920, 1080)] {
+        do {
+            try benchmarkSize(width: w, height: h, pngDirectory: pngDirectory)
+        } catch {
+            print("s1 \(w)x\(h): \(error)")
+        }
+    }
+}
+
+let rasterFrames = 300
+
+/// Median wall time of `frames` runs of `body`, each timed alone, in milliseconds.
+func medianMilliseconds(frames: Int = rasterFrames, _ body: (Int) -> Void) -> Double {
+    for i in 0..<5 { body(i) }   // warm caches and the glyph cache
+    var samples: [Double] = []
+    samples.reserveCapacity(frames)
+    for i in 0..<frames {
+        let t0 = BenchClock.nowNanoseconds()
+        body(i)
+        samples.append(Double(BenchClock.nowNanoseconds() - t0) / 1e6)
+    }
+    samples.sort()
+    return samples[samples.count / 2]
+}
+
+func fixed3(_ v: Double) -> String {
+    let scaled = Int((v * 1000).rounded())
+    let frac = scaled % 1000
+    return "\(scaled / 1000)." + (frac < 10 ? "00\(frac)" : frac < 100 ? "0\(frac)" : "\(frac)")
+}
+
+func benchmarkSize(width: Int, height: Int, pngDirectory: String?) throws {
+    let source = try PixelBuffer(width: width, height: height)
+    let copy = try PixelBuffer(width: width, height: height)
+    // One memcpy of the whole frame (both strides are width*4, so copyRows is a single copyMemory).
+    let memcpyMs = medianMilliseconds { _ in copy.copyRows(from: source, rect: copy.bounds) }
+    print("memcpy \(width)x\(height) \(fixed3(memcpyMs)) 1.000")
+    for pattern in ScenePattern.allCases {
+        let scene = try ReferenceScene(width: width, height: height, pattern: pattern)
+        let frame = try scene.makeFrame()
+        let shadow = try scene.makeFrame()
+        let canvas = Canvas(frame)
+        scene.drawBackground(on: Canvas(shadow))
+        func line(_ kind: String, _ ms: Double) {
+            print("s1 \(pattern.rawValue) \(width)x\(height) \(kind) \(fixed3(ms)) \(fixed3(ms / memcpyMs))")
+        }
+        let a = medianMilliseconds { _ in scene.render(on: canvas) }
+        line("a", a)
+        let b = medianMilliseconds { _ in scene.drawBackground(on: canvas) }
+        line("b", b)
+        let c = medianMilliseconds { i in
+            frame.copyRows(from: shadow, rect: frame.bounds)
+            scene.drawMenu(on: canvas, offset: Double(i % 16) * 0.5)
+        }
+        line("c", c)
+        if let dir = pngDirectory {
+            scene.render(on: canvas)
+            try PNGCodec.write(frame, to: "\(dir)/s1-\(pattern.rawValue)-\(width)x\(height).png")
+        }
+        blackHole(frame)
+    }
+}

@@ -1,0 +1,29 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// kiosk-bench: prints benchmark figures. `kiosk-bench [SUITE...]`, all suites by default.
+// Run it as `swift run -c release kiosk-bench`; debug builds give meaningless figures.
+
+let suites: [(name: String, run: () -> Void)] = [
+    ("layout", runLayoutBenchmarks),
+    ("raster", runRasterBenchmarks),
+]
+
+let requested = Array(CommandLine.arguments.dropFirst())
+if requested.contains("--help") || requested.contains("-h") {
+    print("usage: kiosk-bench [\(suites.map(\.name).joined(separator: "|"))]...  (all suites by default)")
+} else {
+    let unknown = requested.filter { name in !suites.contains { $0.name == name } }
+    if !unknown.isEmpty {
+        print("kiosk-bench: unknown suite \(unknown.joined(separator: ", ")); known: \(suites.map(\.name).joined(separator: ", "))")
+        exit(2)
+    }
+    #if DEBUG
+    print("warning: this is a debug build; run `swift run -c release kiosk-bench` for real figures")
+    #endif
+    for suite in suites where requested.isEmpty || requested.contains(suite.name) {
+        print("== \(suite.name)")
+        suite.run()
+    }
+}
