@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "kiosk-layout-demo", targets: ["kiosk-layout-demo"]),
         .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
         .library(name: "Raster", targets: ["Raster"]),
+        .executable(name: "kiosk", targets: ["KioskCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-numerics.git", from: "1.1.1"),
@@ -35,6 +36,34 @@ let package = Package(
             name: "RasterTests",
             dependencies: ["Raster", "LayoutCore"],
             exclude: ["Golden", "Fixtures"]
+        ),
+        // libdrm, and libinput with libudev: module maps and one shim header each.
+        .systemLibrary(
+            name: "CDRM",
+            pkgConfig: "libdrm",
+            providers: [.apt(["libdrm-dev"])]
+        ),
+        .systemLibrary(
+            name: "CInput",
+            pkgConfig: "libinput",
+            providers: [.apt(["libinput-dev", "libudev-dev"])]
+        ),
+        // Linux headers that Glibc's module leaves out (epoll, signalfd, timerfd, inotify, VT, evdev).
+        .systemLibrary(name: "CLinux"),
+        // The program's logic: display output, event loop, screens. Tested without a device.
+        .target(
+            name: "Kiosk",
+            dependencies: ["LayoutCore", "Raster", "CDRM", "CInput", "CLinux"]
+        ),
+        // The `kiosk` executable: argument parsing only.
+        .executableTarget(
+            name: "KioskCLI",
+            dependencies: ["Kiosk", "LayoutCore", "Raster", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/kiosk"
+        ),
+        .testTarget(
+            name: "KioskTests",
+            dependencies: ["Kiosk", "LayoutCore", "Raster"]
         ),
         // Pure geometry, layouts and motion: no Foundation, no C, no devices.
         .target(

@@ -1,0 +1,55 @@
+import CLinux
+import Glibc
+
+/// One thread, one epoll: every source (DRM fd, input, inotify, signals, timers) is a file
+/// descriptor with a handler. When nothing is ready the process sleeps in `epoll_wait`.
+public final class EventLoop {
+    private let epoll: OwnedDescriptor
+    private var handlers: [Int32: () -> Void] = [:]
+    public private(set) var isStopped = false
+
+    public init() throws(SystemError) {
+        epoll = OwnedDescriptor(taking: try retryingInterrupts("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) })
+    }
+
+    /// Calls `handler` whenever `fd` is readable.
+    public func watch(_ fd: Int32, _ handler: @escaping () -> Void) throws(SystemError) {
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.fd = fd
+        try retryingInterrupts("epoll_ctl(ADD)") { epoll_ctl(epoll.rawValue, EPOLL_CTL_ADD, fd, &event) }
+        handlers[fd] = handler
+    }
+
+    public func unwatch(_ fd: Int32) {
+        guard handlers.removeValue(forKey: fd) != nil else { return }
+        _ = epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, fd, nil)
+    }
+
+    public func stop() { isStopped = true }
+
+    /// Waits for at most `timeout` seconds (nil: forever) and runs the handlers of what is ready.
+    public func runOnce(timeout: Double? = nil) throws(SystemError) {
+        var events = [epoll_event](repeating: epoll_event(), count: 16)
+        let ms: Int32 = timeout.map { Int32(max(0, min($0 * 1000, 1e9)).rounded(.up)) } ?? -1
+        let r = events.withUnsafeMutableBufferPointer { epoll_wait(epoll.rawValue, $0.baseAddress, Int32($0.count), ms) }
+        if r < 0, errno != EINTR { throw SystemError.last("epoll_wait") }
+        let n = max(0, r)
+        for e in events.prefix(Int(n)) {
+            handlers[e.data.fd]?()
+        }
+    }
+
+    public func run() throws(SystemError) {
+        while !isStopped { try runOnce() }
+    }
+}
+
+/// Seconds on CLOCK_MONOTONIC: the `now` that layouts and physics are given.
+public enum MonotonicClock {
+    public static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}

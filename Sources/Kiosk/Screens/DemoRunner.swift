@@ -1,0 +1,160 @@
+import Glibc
+import LayoutCore
+import Raster
+
+/// `kiosk demo`: scene S1's look with the menu scrolling by itself, one item a second, wrapping.
+/// A display check for installers and the first thing the VM test bed runs.
+public struct DemoOptions: Sendable {
+    public var display = DisplayRequest()
+    public var rotation: DisplayRotation = .none
+    public var pattern: ScenePattern = .checker
+    /// Move in one animated detent a second (idle in between) instead of scrolling continuously.
+    public var detentSteps = false
+    /// Where SIGUSR1 writes a screenshot of what is on screen.
+    public var screenshotPath = "/tmp/kiosk-screenshot.png"
+    /// Stop by itself after this many completed flips (tests).
+    public var exitAfterFlips: Int?
+    public var fontPath = Font.dejaVuSansPath
+
+    public init() {}
+}
+
+public final class DemoRunner {
+    let options: DemoOptions
+    let output: ScanoutOutput
+    let scene: ArcMenuScene
+    let shadow: PixelBuffer
+    let loop: EventLoop
+    let signals: SignalSource
+    let stepTimer: TimerSource
+    var scroller = Scroller(domain: .wrapping(period: 12))
+    let start: Double
+    /// The offset drawn into the buffer queued for flipping, and the one on screen.
+    var queuedOffset = ScrollOffset.zero
+    var onScreenOffset = ScrollOffset.zero
+    var presented = 0
+    var displayLost = false
+
+    public init(options: DemoOptions) throws {
+        self.options = options
+        let choice = try DisplayChoice.find(options.display)
+        Log.info("display \(choice.card.path) (\(choice.card.driverName)) \(choice.connector.name) \(choice.mode), rotation \(options.rotation)")
+        output = try ScanoutOutput(choice: choice, rotation: options.rotation)
+        let labels = (0..<12).map { "Item \($0)" }
+        scene = try ArcMenuScene(width: output.logicalWidth, height: output.logicalHeight, labels: labels,
+                                 pattern: options.pattern, fontPath: options.fontPath)
+        shadow = try PixelBuffer(width: output.logicalWidth, height: output.logicalHeight)
+        loop = try EventLoop()
+        signals = try SignalSource([SIGTERM, SIGINT, SIGHUP, SIGUSR1])
+        stepTimer = try TimerSource()
+        start = MonotonicClock.now()
+    }
+
+    /// Runs until SIGTERM/SIGINT (or `exitAfterFlips`); restores the display on the way out.
+    public func run() throws -> Int32 {
+        defer { output.restore() }
+        try loop.watch(output.card.fd) { [unowned self] in self.cardReadable() }
+        try loop.watch(signals.descriptor.rawValue) { [unowned self] in self.signalsArrived() }
+        try loop.watch(stepTimer.descriptor.rawValue) { [unowned self] in
+            self.stepTimer.acknowledge()
+            self.scroller.detents(1, at: MonotonicClock.now())
+            self.frame(full: false)
+        }
+        if options.detentSteps { stepTimer.arm(after: 1, interval: 1) }
+        frame(full: true)
+        try loop.run()
+        let gaps = output.vblankGaps.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
+        Log.info("demo stats presented=\(presented) flips=\(output.completedFlips) pending=\(output.flipPending ? 1 : 0) vblank_gaps=\(gaps.isEmpty ? "none" : gaps)")
+        return 0
+    }
+
+    func currentOffset(now: Double) -> ScrollOffset {
+        if options.detentSteps {
+            scroller.update(now: now)
+            return scroller.position
+        }
+        return ScrollOffset(now - start)
+    }
+
+    var isMoving: Bool { !options.detentSteps || scroller.isAnimating }
+
+    func frame(full: Bool) {
+        guard !displayLost, !output.flipPending else { return }
+        let offset = currentOffset(now: MonotonicClock.now())
+        let damage = full ? scene.renderFull(into: shadow, offset: offset) : scene.renderStep(into: shadow, offset: offset)
+        do {
+            try output.present(shadow, damage: [damage])
+            queuedOffset = offset
+            presented += 1
+        } catch {
+            displayLost = true
+            Log.warning("display unavailable (\(error)); waiting for it to come back")
+        }
+    }
+
+    func cardReadable() {
+        do {
+            if try output.handleEvents() {
+                onScreenOffset = queuedOffset
+                if options.exitAfterFlips.map({ output.completedFlips >= $0 }) == true {
+                    loop.stop()
+                    return
+                }
+                if isMoving { frame(full: false) }
+            }
+        } catch {
+            Log.error("reading display events: \(error)")
+        }
+    }
+
+    func signalsArrived() {
+        for s in signals.drain() {
+            switch s {
+            case SIGTERM, SIGINT:
+                Log.info("signal \(s): restoring the display and exiting")
+                loop.stop()
+            case SIGUSR1:
+                writeScreenshot()
+            default:
+                break
+            }
+        }
+    }
+
+    func writeScreenshot() {
+        do {
+            let image = try output.screenshot()
+            try PNGCodec.write(image, to: options.screenshotPath)
+            // The exact scroll position of the frame on screen, so a headless render can reproduce it.
+            let meta = "offset_whole=\(onScreenOffset.whole)\noffset_fraction=\(onScreenOffset.fraction)\nrotation=\(options.rotation.degrees)\nwidth=\(output.logicalWidth)\nheight=\(output.logicalHeight)\n"
+            try writeFile(options.screenshotPath + ".txt", meta)
+            Log.info("screenshot written to \(options.screenshotPath) (offset \(onScreenOffset))")
+        } catch {
+            Log.error("screenshot to \(options.screenshotPath) failed: \(error)")
+        }
+    }
+}
+
+extension DemoRunner {
+    /// Renders the demo frame at `offset` without a display, in logical orientation.
+    public static func renderHeadless(width: Int, height: Int, offset: ScrollOffset, options: DemoOptions) throws -> PixelBuffer {
+        let scene = try ArcMenuScene(width: width, height: height, labels: (0..<12).map { "Item \($0)" },
+                                     pattern: options.pattern, fontPath: options.fontPath)
+        let image = try PixelBuffer(width: width, height: height)
+        _ = scene.renderFull(into: image, offset: offset)
+        return image
+    }
+}
+
+/// Writes `text` to `path` (truncating), with a clear error.
+public func writeFile(_ path: String, _ text: String) throws(SystemError) {
+    let fd = try OwnedDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+    let bytes = Array(text.utf8)
+    var done = 0
+    while done < bytes.count {
+        let n = try retryingInterrupts("write \(path)") {
+            bytes.withUnsafeBytes { Glibc.write(fd.rawValue, $0.baseAddress! + done, $0.count - done) }
+        }
+        done += n
+    }
+}

@@ -1,0 +1,34 @@
+import Glibc
+
+/// An open file descriptor with one owner, closed when the owner goes away.
+public final class OwnedDescriptor {
+    public let rawValue: Int32
+
+    public init(taking fd: Int32) { self.rawValue = fd }
+
+    /// Opens `path` with O_CLOEXEC added.
+    public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(SystemError) -> OwnedDescriptor {
+        let fd = try retryingInterrupts("open \(path)") { Glibc.open(path, flags | O_CLOEXEC, mode) }
+        return OwnedDescriptor(taking: fd)
+    }
+
+    deinit { Glibc.close(rawValue) }
+
+    /// Reads what is available into `buffer`; 0 means none (EAGAIN on a non-blocking fd) or end of file.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        while true {
+            let n = Glibc.read(rawValue, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            switch Glibc.errno {
+            case EINTR: continue
+            case EAGAIN: return 0
+            case let e: throw SystemError("read", errno: e)
+            }
+        }
+    }
+
+    public func setNonBlocking() throws(SystemError) {
+        let flags = try retryingInterrupts("fcntl(F_GETFL)") { fcntl(rawValue, F_GETFL) }
+        try retryingInterrupts("fcntl(F_SETFL)") { fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Kiosk
+import LayoutCore
+import Raster
+
+/// Scene S1 with the menu scrolling by itself: a display check for installers.
+struct Demo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a self-scrolling menu on the display (a display check).",
+        discussion: "Send SIGUSR1 for a screenshot of what is on screen; SIGTERM or Ctrl-C restores the display and exits.")
+
+    @OptionGroup var display: DisplayOptions
+    @Option(help: "Background pattern: checker, cross or circles.") var pattern: String = "checker"
+    @Flag(help: "Move one animated step a second and rest in between, instead of scrolling continuously.") var steps = false
+    @Option(help: ArgumentHelp("Where SIGUSR1 writes the screenshot.", valueName: "png")) var screenshot = "/tmp/kiosk-screenshot.png"
+    @Option(help: ArgumentHelp("Exit after this many page flips.", valueName: "n")) var flips: Int?
+    @Option(help: ArgumentHelp("Render one frame without a display at this scroll offset (items) to --out, then exit.", valueName: "items"))
+    var headlessOffset: String?
+    @Option(help: ArgumentHelp("Output PNG for --headless-offset.", valueName: "png")) var out: String?
+    @Option(help: ArgumentHelp("Size for --headless-offset.", valueName: "WxH")) var size = "1024x768"
+
+    func validate() throws {
+        guard ScenePattern(rawValue: pattern) != nil else { throw ValidationError("--pattern must be checker, cross or circles") }
+        if headlessOffset != nil, out == nil { throw ValidationError("--headless-offset needs --out") }
+        if let flips, flips < 1 { throw ValidationError("--flips must be at least 1") }
+    }
+
+    func run() throws {
+        var options = DemoOptions()
+        options.display = display.request
+        options.rotation = DisplayRotation(degrees: display.rotation)!
+        options.pattern = ScenePattern(rawValue: pattern)!
+        options.detentSteps = steps
+        options.screenshotPath = screenshot
+        options.exitAfterFlips = flips
+        let status = try failing {
+            if let text = headlessOffset {
+                guard let offset = parseOffset(text), let (w, h) = parseSize(size) else {
+                    throw ValidationError("--headless-offset takes WHOLE or WHOLE+FRACTION, --size WxH")
+                }
+                let image = try DemoRunner.renderHeadless(width: w, height: h, offset: offset, options: options)
+                try PNGCodec.write(image, to: out!)
+                print(out!)
+                return 0
+            }
+            return try DemoRunner(options: options).run()
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+/// `12` or `12+0.25` (whole item and fraction, exactly as a screenshot's sidecar file records them).
+func parseOffset(_ text: String) -> ScrollOffset? {
+    let parts = text.split(separator: "+", omittingEmptySubsequences: false)
+    guard let first = parts.first, let whole = Int(first) else { return nil }
+    guard parts.count == 2 else { return parts.count == 1 ? ScrollOffset(whole: whole) : nil }
+    guard let f = Double(parts[1]), f >= 0, f < 1 else { return nil }
+    return ScrollOffset(whole: whole, fraction: f)
+}
+
+func parseSize(_ text: String) -> (Int, Int)? {
+    let p = text.split(separator: "x").compactMap { Int($0) }
+    guard p.count == 2, p[0] > 0, p[1] > 0, p[0] <= 16384, p[1] <= 16384 else { return nil }
+    return (p[0], p[1])
+}

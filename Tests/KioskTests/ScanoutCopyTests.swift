@@ -1,0 +1,109 @@
+import Kiosk
+import LayoutCore
+import Raster
+import Testing
+
+@Suite struct ScanoutCopyTests {
+    /// A logical image where every pixel is different.
+    func numbered(width: Int, height: Int) throws -> PixelBuffer {
+        let b = try PixelBuffer(width: width, height: height)
+        for y in 0..<height { for x in 0..<width { b.setPixel(x: x, y: y, UInt32(y * 10_000 + x)) } }
+        return b
+    }
+
+    /// Reference: each logical pixel centre through DisplayRotation's transform (LayoutCore), one at a time.
+    func reference(_ src: PixelBuffer, rotation: DisplayRotation, rect: PixelRect, into panel: inout [UInt32], panelWidth: Int, panelHeight: Int) {
+        let t = rotation.logicalToPanel(panel: Size(width: Double(panelWidth), height: Double(panelHeight)))
+        for y in rect.minY..<rect.maxY {
+            for x in rect.minX..<rect.maxX {
+                let p = t.apply(Point(x: Double(x) + 0.5, y: Double(y) + 0.5))
+                panel[Int(p.y) * panelWidth + Int(p.x)] = src[x, y]!
+            }
+        }
+    }
+
+    @Test(arguments: DisplayRotation.allCases)
+    func rotatedCopyMatchesTransform(rotation: DisplayRotation) throws {
+        let (w, h) = (77, 45)  // not multiples of the tile, so edge tiles are exercised
+        let src = try numbered(width: w, height: h)
+        var copy = ScanoutCopy(rotation: rotation, logicalWidth: w, logicalHeight: h)
+        let pw = copy.panelWidth, ph = copy.panelHeight
+        let stride = pw * 4 + 24  // a padded pitch, as dumb buffers may have
+        var panel = [UInt8](repeating: 0xEE, count: stride * ph)
+        var expected = [UInt32](repeating: 0, count: pw * ph)
+        // Two damage rectangles, then check that only they were written.
+        let rects = [PixelRect(x: 3, y: 5, width: 40, height: 33), PixelRect(x: 50, y: 0, width: 27, height: 7)]
+        var touched = Set<Int>()
+        for r in rects {
+            reference(src, rotation: rotation, rect: r, into: &expected, panelWidth: pw, panelHeight: ph)
+            let pr = copy.panelRect(for: r)
+            for y in pr.minY..<pr.maxY { for x in pr.minX..<pr.maxX { touched.insert(y * pw + x) } }
+            src.withUnsafePixels { base, srcStride in
+                panel.withUnsafeMutableBytes { dst in
+                    copy.copy(r, from: base, sourceStride: srcStride, to: dst.baseAddress!, destinationStride: stride)
+                }
+            }
+        }
+        var mismatches = 0
+        panel.withUnsafeBytes { bytes in
+            for y in 0..<ph {
+                for x in 0..<pw {
+                    let v = bytes.load(fromByteOffset: y * stride + x * 4, as: UInt32.self)
+                    let want = touched.contains(y * pw + x) ? expected[y * pw + x] : 0xEEEE_EEEE
+                    if v != want { mismatches += 1 }
+                }
+                // The padding past the row is never written.
+                for b in (pw * 4)..<stride where bytes[y * stride + b] != 0xEE { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test func panelRectAgreesWithLayoutTransform() {
+        for rotation in DisplayRotation.allCases {
+            let copy = ScanoutCopy(rotation: rotation, logicalWidth: 800, logicalHeight: 480)
+            let r = PixelRect(x: 10, y: 20, width: 30, height: 40)
+            let t = rotation.logicalToPanel(panel: Size(width: Double(copy.panelWidth), height: Double(copy.panelHeight)))
+            let a = t.apply(Point(x: 10, y: 20)), b = t.apply(Point(x: 40, y: 60))
+            let expected = PixelRect(covering: Rect(x: min(a.x, b.x), y: min(a.y, b.y), width: abs(a.x - b.x), height: abs(a.y - b.y)))
+            #expect(copy.panelRect(for: r) == expected)
+        }
+    }
+}
+
+@Suite struct DRMEventTests {
+    func record(type: UInt32, token: UInt64, sequence: UInt32, crtc: UInt32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
+        put(type); put(UInt32(32)); put(token); put(UInt32(5)); put(UInt32(6)); put(sequence); put(crtc)
+        return bytes
+    }
+
+    @Test func parsesFlipEventsAndSkipsOthers() {
+        var bytes = record(type: 2, token: 7, sequence: 100, crtc: 33)
+        bytes += [0x03, 0, 0, 0, 12, 0, 0, 0, 1, 2, 3, 4]  // an unknown 12-byte event
+        bytes += record(type: 2, token: 8, sequence: 101, crtc: 33)
+        bytes += [2, 0, 0, 0, 32, 0]  // truncated tail
+        let events = bytes.withUnsafeBytes { DRMEvent.parse($0) }
+        #expect(events == [
+            .flipComplete(token: 7, sequence: 100, seconds: 5, microseconds: 6, crtc: 33),
+            .other(type: 3),
+            .flipComplete(token: 8, sequence: 101, seconds: 5, microseconds: 6, crtc: 33),
+        ])
+    }
+
+    @Test func zeroLengthRecordStopsParsing() {
+        let bytes: [UInt8] = [2, 0, 0, 0, 0, 0, 0, 0]
+        #expect(bytes.withUnsafeBytes { DRMEvent.parse($0) }.isEmpty)
+    }
+}
+
+@Suite struct ModeRequestTests {
+    @Test func parsing() {
+        #expect(ModeRequest(parsing: "800x480") == ModeRequest(width: 800, height: 480))
+        #expect(ModeRequest(parsing: "1920x1080@60") == ModeRequest(width: 1920, height: 1080, refresh: 60))
+        for bad in ["", "800", "x480", "800x", "0x480", "800x480@", "800x480@-1", "axb"] {
+            #expect(ModeRequest(parsing: bad) == nil, "\(bad)")
+        }
+    }
+}
