@@ -75,9 +75,29 @@ private struct PNGReader {
               width * height <= PNGCodec.maximumPixels else {
             throw .png(call: call, message: "image size \(width)x\(height) is too large")
         }
+        let buffer = try PixelBuffer(width: width, height: height, format: .argb8888Premultiplied)
+        if image.format & PNGFormat.flagLinear != 0 {
+            // A 16-bit file. libpng's simplified API takes 16-bit samples as linear light and would
+            // gamma-encode them on the way to 8 bits; read them as they are stored (premultiplied
+            // 16-bit) and round each to 8 bits instead.
+            image.format = PNGFormat.bgra | PNGFormat.flagLinear
+            var wide = [UInt16](repeating: 0, count: width * height * 4)
+            let ok = wide.withUnsafeMutableBytes { raw in
+                png_image_finish_read(&image, nil, raw.baseAddress, Int32(width * 4), nil)
+            }
+            guard ok != 0 else { throw .png(call: "png_image_finish_read", message: pngMessage(image)) }
+            for y in 0..<height {
+                let row = buffer.row(y)
+                for x in 0..<width {
+                    let i = (y * width + x) * 4
+                    func to8(_ v: UInt16) -> UInt32 { (UInt32(v) * 255 + 32767) / 65535 }
+                    row[x] = (to8(wide[i + 3]) << 24) | (to8(wide[i + 2]) << 16) | (to8(wide[i + 1]) << 8) | to8(wide[i])
+                }
+            }
+            return buffer
+        }
         // BGRA bytes are exactly the little-endian 0xAARRGGBB layout of a PixelBuffer row.
         image.format = PNGFormat.bgra
-        let buffer = try PixelBuffer(width: width, height: height, format: .argb8888Premultiplied)
         let ok = png_image_finish_read(&image, nil, buffer.base, Int32(buffer.bytesPerRow), nil)
         guard ok != 0 else { throw .png(call: "png_image_finish_read", message: pngMessage(image)) }
         for y in 0..<height {
@@ -103,7 +123,7 @@ private func pngMessage(_ image: png_image) -> String {
 
 /// libpng's `PNG_FORMAT_*` values, which are macro expressions Swift does not import.
 private enum PNGFormat {
-    static let flagAlpha: UInt32 = 0x01, flagColor: UInt32 = 0x02, flagBGR: UInt32 = 0x10
+    static let flagAlpha: UInt32 = 0x01, flagColor: UInt32 = 0x02, flagLinear: UInt32 = 0x04, flagBGR: UInt32 = 0x10
     static let rgb = flagColor
     static let rgba = flagColor | flagAlpha
     static let bgra = flagColor | flagAlpha | flagBGR
