@@ -1,0 +1,99 @@
+# Helpers for scenario guest scripts (sourced before guest.sh; busybox sh).
+# The working directory is /results: everything written there comes back to the host.
+# The payload binaries (kiosk, kiosk-uinput, ...) are on PATH.
+
+# e2e_log MSG: a line on the serial console (and in guest.log).
+e2e_log() { echo "e2e: $*"; }
+
+# e2e_run NAME CMD...: runs CMD to completion; NAME.out, NAME.err and NAME.rc in /results.
+e2e_run() {
+    _n=$1; shift
+    "$@" > "/results/$_n.out" 2> "/results/$_n.err"
+    _rc=$?
+    echo "$_rc" > "/results/$_n.rc"
+    e2e_log "$_n: exit $_rc: $*"
+    return 0
+}
+
+# e2e_bg NAME CMD...: starts CMD in the background (NAME.out, NAME.err, NAME.pid).
+e2e_bg() {
+    _n=$1; shift
+    "$@" > "/results/$_n.out" 2> "/results/$_n.err" &
+    echo $! > "/results/$_n.pid"
+    e2e_log "$_n: started pid $!: $*"
+}
+
+# e2e_pid NAME: the pid of a background command.
+e2e_pid() { cat "/results/$1.pid"; }
+
+# e2e_alive NAME: true while the background command runs.
+e2e_alive() { kill -0 "$(e2e_pid "$1")" 2>/dev/null; }
+
+# e2e_stop NAME [SIGNAL [SECONDS]]: signals a background command (default TERM) and waits
+# for it; NAME.rc gets its exit status, or "timeout" if it had to be killed.
+e2e_stop() {
+    _n=$1; _sig=${2:-TERM}; _t=${3:-10}; _p=$(e2e_pid "$1")
+    kill -"$_sig" "$_p" 2>/dev/null
+    e2e_wait_exit "$_n" "$_t"
+}
+
+# e2e_wait_exit NAME [SECONDS]: waits for a background command to exit by itself.
+e2e_wait_exit() {
+    _n=$1; _t=${2:-10}; _p=$(e2e_pid "$1"); _i=0
+    while kill -0 "$_p" 2>/dev/null && [ "$_i" -lt $((_t * 10)) ]; do
+        # A zombie still answers kill -0; the state in /proc tells it has exited.
+        grep -q '^State:.*Z' "/proc/$_p/status" 2>/dev/null && break
+        sleep 0.1; _i=$((_i + 1))
+    done
+    if kill -0 "$_p" 2>/dev/null && ! grep -q '^State:.*Z' "/proc/$_p/status" 2>/dev/null; then
+        kill -KILL "$_p" 2>/dev/null; wait "$_p" 2>/dev/null
+        echo timeout > "/results/$_n.rc"
+        e2e_log "$_n: did not exit within ${_t}s, killed"
+        return 1
+    fi
+    wait "$_p"; _rc=$?
+    echo "$_rc" > "/results/$_n.rc"
+    e2e_log "$_n: exit $_rc"
+}
+
+# e2e_wait_for SECONDS CMD...: polls CMD every 0.1 s until it succeeds; false on timeout.
+e2e_wait_for() {
+    _t=$1; shift; _i=0
+    until "$@" >/dev/null 2>&1; do
+        _i=$((_i + 1)); [ "$_i" -ge $((_t * 10)) ] && { e2e_log "timed out after ${_t}s: $*"; return 1; }
+        sleep 0.1
+    done
+}
+
+# e2e_save PATH [NAME]: copies a guest file into /results (missing files are noted, not fatal).
+e2e_save() {
+    cp -r "$1" "/results/${2:-$(basename "$1")}" 2>/dev/null || e2e_log "not saved (missing): $1"
+}
+
+# uinput devices through one long-running kiosk-uinput fed by a FIFO.
+# ui CMD...: runs one kiosk-uinput command and waits until it has been done.
+E2E_UI_FIFO=/run/kiosk-uinput.fifo
+e2e_uinput_start() {
+    e2e_bg uinput kiosk-uinput --fifo "$E2E_UI_FIFO"
+    e2e_wait_for 10 test -p "$E2E_UI_FIFO"
+}
+# e2e_uinput_stop: removes all its devices and waits for it to exit (uinput.rc).
+e2e_uinput_stop() {
+    echo quit > "$E2E_UI_FIFO"
+    e2e_wait_exit uinput 10
+}
+_ui_seq=0
+ui() {
+    [ "$1" = quit ] && { e2e_uinput_stop; return; }
+    _ui_seq=$((_ui_seq + 1)); _m=/run/kiosk-uinput.mark.$_ui_seq
+    echo "$*" > "$E2E_UI_FIFO"; echo "mark $_m" > "$E2E_UI_FIFO"
+    e2e_wait_for 60 test -e "$_m" || { e2e_log "ui: '$*' not done"; return 1; }
+}
+
+# e2e_event_node NAME: /dev/input/eventN of the input device called NAME.
+e2e_event_node() {
+    for d in /sys/class/input/event*; do
+        [ "$(cat "$d/device/name" 2>/dev/null)" = "$1" ] && { echo "/dev/input/${d##*/}"; return 0; }
+    done
+    return 1
+}

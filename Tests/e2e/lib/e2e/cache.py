@@ -1,0 +1,78 @@
+"""The build cache under ~/.cache/kiosk-e2e: entries keyed by a hash of their inputs.
+
+An entry is a directory `<kind>/<key>`; it is built in a temporary sibling and renamed
+into place only when complete, so an interrupted build never leaves a half entry.
+"""
+import contextlib
+import fcntl
+import hashlib
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(os.environ.get("KIOSK_E2E_CACHE", Path.home() / ".cache" / "kiosk-e2e"))
+E2E_DIR = Path(__file__).resolve().parents[2]  # Tests/e2e
+
+
+def log(msg):
+    print(f"e2e: {msg}", file=sys.stderr, flush=True)
+
+
+def key_of(*parts):
+    """A short hash of strings, bytes and file contents (Paths)."""
+    h = hashlib.sha256()
+    for p in parts:
+        if isinstance(p, Path):
+            h.update(p.read_bytes())
+        elif isinstance(p, bytes):
+            h.update(p)
+        else:
+            h.update(str(p).encode())
+        h.update(b"\0")
+    return h.hexdigest()[:16]
+
+
+def source_files(*names):
+    """Harness files under Tests/e2e whose content is part of a cache key."""
+    return [E2E_DIR / n for n in names]
+
+
+@contextlib.contextmanager
+def locked():
+    """One builder at a time per cache (CI and a developer may share the machine)."""
+    ROOT.mkdir(parents=True, exist_ok=True)
+    with open(ROOT / ".lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        yield
+
+
+def entry(kind, key, build, what=None):
+    """Returns the directory for (kind, key), calling build(tmpdir) to create it if missing."""
+    final = ROOT / kind / key
+    if final.is_dir():
+        return final
+    tmp = ROOT / kind / f".tmp-{key}-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    log(f"building {what or kind} ({key}) ...")
+    t0 = time.monotonic()
+    try:
+        build(tmp)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    tmp.rename(final)
+    log(f"built {what or kind} in {time.monotonic() - t0:.1f}s")
+    prune(kind, keep=final)
+    return final
+
+
+def prune(kind, keep, max_entries=3):
+    """Keeps the newest few entries of a kind so the cache does not grow forever."""
+    entries = sorted((p for p in (ROOT / kind).iterdir() if p.is_dir() and not p.name.startswith(".")),
+                     key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in entries[max_entries:]:
+        if old != keep:
+            shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,91 @@
+"""The fast-mode guest: a busybox initramfs in two archives the kernel unpacks in turn.
+
+base.cpio (cached): busybox, the kernel modules, udev with its rules, libinput's data, fonts.
+payload.cpio (every run, small): /init, the scenario, and the caller's binaries with
+their libraries. Keeping them apart means a new kiosk binary never rebuilds the base.
+"""
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from . import cache, rootfs
+from .rootfs import put, put_tree, put_with_libraries
+
+GUEST = cache.E2E_DIR / "guest"
+HOST_PACKAGES = ["busybox-static", "udev", "libinput-bin", "fonts-dejavu-core", "libc6"]
+
+# A fixed passwd/group (not the host's) so the image only changes when this file does;
+# `kiosk` is the unprivileged user the service will run as.
+PASSWD = "root:x:0:0:root:/root:/bin/sh\nkiosk:x:1000:1000:kiosk:/run:/bin/sh\n"
+GROUP = ("root:x:0:\ntty:x:5:\ndisk:x:6:\nkmem:x:15:\naudio:x:29:\nvideo:x:44:kiosk\n"
+         "input:x:101:kiosk\nrender:x:102:kiosk\nkvm:x:103:\nsgx:x:104:\nkiosk:x:1000:\n")
+
+
+def host_versions():
+    r = subprocess.run(["dpkg-query", "-W", *HOST_PACKAGES], text=True, capture_output=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"host packages missing (run scripts/install-deps):\n{r.stderr}")
+    return r.stdout
+
+
+def build_base(out, kern):
+    root = out / "root"
+    rootfs.make_merged_links(root)
+    for d in ("proc", "sys", "dev", "run", "tmp", "results", "etc", "root", "var"):
+        (root / d).mkdir(exist_ok=True)
+    busybox = put(root, "/bin/busybox")
+    applets = subprocess.run([str(busybox), "--list-full"], check=True, text=True,
+                             capture_output=True).stdout.split()
+    for a in applets:  # links made here rather than by `busybox --install` at every boot
+        link = root / rootfs.guest_path("/" + a)
+        if not link.exists() and not link.is_symlink():
+            link.parent.mkdir(parents=True, exist_ok=True)
+            os.symlink("/bin/busybox", link)
+    # udev: the daemon is udevadm under another name; rules and helpers, not the 10 MB hwdb.
+    put_with_libraries(root, "/bin/udevadm")
+    (root / "usr/lib/systemd").mkdir(parents=True, exist_ok=True)
+    os.symlink("/bin/udevadm", root / "usr/lib/systemd/systemd-udevd")
+    for p in sorted(Path("/lib/udev").iterdir()):
+        if p.name in ("hwdb.bin", "hwdb.d"):
+            continue
+        if p.is_dir():
+            put_tree(root, p)
+        elif rootfs.is_elf(p):
+            put_with_libraries(root, p)
+        else:
+            put(root, p)
+    put_tree(root, "/usr/share/libinput")
+    put_tree(root, "/usr/share/fonts/truetype/dejavu")
+    shutil.copytree(kern / "modules", root, dirs_exist_ok=True, symlinks=True)
+    (root / "etc/kiosk-e2e").mkdir(parents=True)
+    shutil.copy(kern / "modules.load", root / "etc/kiosk-e2e/modules.load")
+    (root / "etc/passwd").write_text(PASSWD)
+    (root / "etc/group").write_text(GROUP)
+    rootfs.write_cpio(root, out / "base.cpio")
+    shutil.rmtree(root)
+
+
+def base(kern):
+    """The cached base archive for kernel entry kern."""
+    key = cache.key_of(kern.name, host_versions(), Path(__file__), Path(rootfs.__file__))
+    return cache.entry("initramfs", key, lambda out: build_base(out, kern), "base initramfs") / "base.cpio"
+
+
+def payload(out, scenario, files, env):
+    """The per-run archive: /init, /e2e/lib.sh, /scenario/, /payload/bin/<files> and libraries."""
+    root = out / "payload-root"
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
+    put(root, GUEST / "init", "/init", mode=0o755)
+    put(root, GUEST / "lib.sh", "/e2e/lib.sh")
+    shutil.copytree(scenario.dir, root / "scenario")
+    for f in files:
+        put_with_libraries(root, f, Path("/payload/bin") / Path(f).name)
+    (root / "etc/kiosk-e2e").mkdir(parents=True, exist_ok=True)
+    (root / "etc/kiosk-e2e/env").write_text("".join(f"export {k}='{v}'\n" for k, v in env.items()))
+    # Entries for usr/lib etc. must not replace the base's links, so they are real dirs here too:
+    # the kernel's unpacker keeps an existing directory and writes files through links.
+    rootfs.write_cpio(root, out / "payload.cpio")
+    shutil.rmtree(root)
+    return out / "payload.cpio"

@@ -1,0 +1,165 @@
+"""Tests/e2e/run: prepares the guest (cached), boots one VM per scenario, checks the results."""
+import argparse
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import time
+import traceback
+from pathlib import Path
+
+from . import cache, initramfs, kernel, qemu, scenario, tools
+from .cache import log
+from .check import CheckFailed, Result
+
+REPO = cache.E2E_DIR.parents[1]
+KIOSK_BUILD = "swift build -c release --static-swift-stdlib --product kiosk"
+SERIAL_TAIL = 60
+
+HELP = f"""\
+Runs the VM scenarios under Tests/e2e/scenarios (all by default) in qemu with Debian's
+kernel, vkms and uinput. Exit status 0 only if every scenario passes.
+
+Payload: kiosk-uinput (always), .build/release/kiosk if it exists (build it with
+`{KIOSK_BUILD}`, or pass --build-kiosk), and any --payload FILE.
+Results: .build-e2e/results/<scenario>/ (serial.log and the files the guest returned).
+Cache: {cache.ROOT} (override with KIOSK_E2E_CACHE). KIOSK_E2E_ACCEL=kvm|tcg forces the accelerator.
+"""
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="Tests/e2e/run", description=HELP,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("scenarios", nargs="*", metavar="SCENARIO")
+    p.add_argument("--list", action="store_true", help="list the scenarios and exit")
+    p.add_argument("--payload", action="append", default=[], metavar="FILE",
+                   help="a host binary to put on the guest's PATH (with its libraries); repeatable")
+    p.add_argument("--kiosk", default=str(REPO / ".build/release/kiosk"), metavar="FILE",
+                   help="the kiosk binary (default: .build/release/kiosk)")
+    p.add_argument("--build-kiosk", action="store_true", help=f"run `{KIOSK_BUILD}` first")
+    p.add_argument("--results", default=str(REPO / ".build-e2e/results"), metavar="DIR")
+    p.add_argument("-v", "--verbose", action="store_true", help="stream the guest's serial console")
+    p.add_argument("--timeout-scale", type=float, default=float(os.environ.get("KIOSK_E2E_TIMEOUT_SCALE", 1)),
+                   help="multiply every scenario's timeout (slow machines)")
+    return p.parse_args(argv)
+
+
+def load_check(path):
+    spec = importlib.util.spec_from_file_location(f"e2e_check_{path.parent.name}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.check
+
+
+def guest_verdict(serial, boot):
+    """Why the guest run itself failed, from the serial log; None if it completed."""
+    for bad in ("Kernel panic", "BUG: ", "Oops: "):
+        if bad in serial:
+            return f"kernel problem in the guest ({bad.strip()})"
+    for line in serial.splitlines():
+        if line.startswith("KIOSK-E2E: FATAL"):
+            return "guest setup failed: " + line[len("KIOSK-E2E: FATAL "):]
+    if boot.timed_out:
+        return f"guest timed out after {boot.elapsed:.0f}s (killed by the host)"
+    if "KIOSK-E2E: DONE" not in serial:
+        return "guest stopped before finishing (no 'KIOSK-E2E: DONE' on the serial console)"
+    return None
+
+
+def run_scenario(sc, args, kern, base, payload_files, results_root):
+    out = results_root / sc.name
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    names = {Path(f).name for f in payload_files}
+    for need in sc.needs:
+        if need not in names:
+            if need == "kiosk":
+                return [f"kiosk binary not built: run `{KIOSK_BUILD}` (or Tests/e2e/run --build-kiosk)"], ""
+            return [f"payload binary '{need}' not given: pass --payload /path/to/{need}"], ""
+    if sc.mode != "fast":
+        return [f"boot mode '{sc.mode}' is not implemented yet"], ""
+    run_dir = out / ".run"
+    run_dir.mkdir()
+    env = {"E2E_SCENARIO": sc.name}
+    pl = initramfs.payload(run_dir, sc, payload_files, env)
+    initrd = run_dir / "initrd.cpio"
+    with open(initrd, "wb") as f:
+        for part in (base, pl):
+            with open(part, "rb") as src:
+                shutil.copyfileobj(src, f)
+    boot = qemu.run(kern / "vmlinux", initrd, run_dir, timeout=sc.timeout * args.timeout_scale,
+                    memory_mb=sc.memory, verbose=args.verbose)
+    shutil.move(str(run_dir / "serial.log"), out / "serial.log")
+    got = qemu.extract_results(run_dir, out / "files")
+    shutil.rmtree(run_dir)
+    failures = []
+    why = guest_verdict(boot.serial, boot)
+    if why:
+        return [why], boot.serial
+    if not got:
+        return ["the guest returned no results (results disk empty)"], boot.serial
+    r = Result(sc.name, out / "files", boot.serial)
+    guest_rc = r.text("guest.rc").strip()
+    if guest_rc != "0":
+        failures.append(f"guest.sh exited {guest_rc} (see files/guest.log)")
+    try:
+        load_check(sc.check)(r)
+    except CheckFailed as e:
+        r.failures.append(str(e))
+    except Exception:
+        r.failures.append("check.py crashed:\n" + traceback.format_exc())
+    for n in r.notes:
+        print(f"    note: {n}")
+    return failures + r.failures, boot.serial
+
+
+def main(argv):
+    args = parse_args(argv)
+    if args.list:
+        for sc in scenario.all_scenarios():
+            print(f"{sc.name:20} mode={sc.mode} timeout={sc.timeout}s needs={' '.join(sc.needs) or '-'}")
+        return 0
+    selected = scenario.select(args.scenarios)
+    if args.build_kiosk:
+        log(f"{KIOSK_BUILD}")
+        subprocess.run(KIOSK_BUILD.split(), cwd=REPO, check=True)
+    t0 = time.monotonic()
+    with cache.locked():
+        kern = kernel.kernel()
+        base = initramfs.base(kern)
+        payload_files = [tools.kiosk_uinput()]
+    kiosk = Path(args.kiosk)
+    if kiosk.is_file():
+        payload_files.append(kiosk)
+        newer = [p for p in (REPO / "Sources").rglob("*.swift") if p.stat().st_mtime > kiosk.stat().st_mtime]
+        if newer:
+            log(f"warning: {kiosk} is older than {len(newer)} source file(s), e.g. {newer[0].relative_to(REPO)}")
+    for f in args.payload:
+        if not Path(f).is_file():
+            raise SystemExit(f"e2e: --payload {f}: no such file")
+        payload_files.append(Path(f).resolve())
+    log(f"prepared in {time.monotonic() - t0:.1f}s; accelerator {qemu.accel()}; "
+        f"payload {' '.join(p.name for p in payload_files)}")
+    results_root = Path(args.results)
+    failed = []
+    for sc in selected:
+        t = time.monotonic()
+        failures, serial = run_scenario(sc, args, kern, base, payload_files, results_root)
+        took = time.monotonic() - t
+        if not failures:
+            print(f"PASS {sc.name} ({took:.1f}s)", flush=True)
+            continue
+        failed.append(sc.name)
+        print(f"FAIL {sc.name} ({took:.1f}s)")
+        for f in failures:
+            print("    " + f.replace("\n", "\n    "))
+        if serial:
+            print(f"    --- serial log, last {SERIAL_TAIL} lines (full: {results_root / sc.name / 'serial.log'}) ---")
+            for line in serial.splitlines()[-SERIAL_TAIL:]:
+                print("    | " + line)
+        sys.stdout.flush()
+    total = time.monotonic() - t0
+    print(f"{len(selected) - len(failed)}/{len(selected)} scenarios passed in {total:.1f}s"
+          + (f"; failed: {' '.join(failed)}" if failed else ""))
+    return 1 if failed else 0

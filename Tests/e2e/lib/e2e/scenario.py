@@ -1,0 +1,52 @@
+"""Scenarios: directories under Tests/e2e/scenarios with guest.sh and check.py.
+
+guest.sh may start with header comments that configure the run:
+    # e2e-timeout: 240        host-side limit for the whole boot, seconds (default 180)
+    # e2e-needs: kiosk        payload binaries that must exist, or the scenario fails
+    # e2e-memory: 1024        guest RAM in MB
+    # e2e-mode: fast          fast (busybox initramfs) or systemd
+"""
+import re
+from pathlib import Path
+
+from . import cache
+
+SCENARIOS = cache.E2E_DIR / "scenarios"
+
+
+class Scenario:
+    def __init__(self, path):
+        self.dir = path
+        self.name = path.name
+        self.guest = path / "guest.sh"
+        self.check = path / "check.py"
+        self.timeout, self.memory, self.mode, self.needs = 180, 1024, "fast", []
+        for line in self.guest.read_text().splitlines():
+            m = re.match(r"#\s*e2e-(\w+):\s*(.*?)\s*$", line)
+            if not m:
+                continue
+            k, v = m.groups()
+            if k == "timeout":
+                self.timeout = int(v)
+            elif k == "memory":
+                self.memory = int(v)
+            elif k == "mode":
+                self.mode = v
+            elif k == "needs":
+                self.needs = v.split()
+            else:
+                raise ValueError(f"{self.guest}: unknown header e2e-{k}")
+
+
+def all_scenarios():
+    return [Scenario(p) for p in sorted(SCENARIOS.iterdir()) if (p / "guest.sh").is_file()]
+
+
+def select(names):
+    known = {s.name: s for s in all_scenarios()}
+    if not names:
+        return list(known.values())
+    missing = [n for n in names if n not in known]
+    if missing:
+        raise SystemExit(f"e2e: unknown scenario(s) {', '.join(missing)}; known: {', '.join(known)}")
+    return [known[n] for n in names]
