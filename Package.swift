@@ -80,7 +80,7 @@ let package = Package(
         // Benchmarks print figures; they are never part of the tests.
         .executableTarget(
             name: "kiosk-bench",
-            dependencies: ["LayoutCore", "Raster"]
+            dependencies: ["LayoutCore", "Raster", "Kiosk"]
         ),
         .testTarget(
             name: "LayoutCoreTests",

@@ -57,8 +57,8 @@ func runLayoutBenchmarks() {
     }
 }
 
-func report(_ name: String, _ figure: BenchClock.Figure) {
-    print("  \(name)".padded(52) + "\(formatNanoseconds(figure.medianNanoseconds)) median, \(formatNanoseconds(figure.minNanoseconds)) min")
+func report(_ name: String, _ figure: BenchClock.Figure, suffix: String = "") {
+    print("  \(name)".padded(52) + "\(formatNanoseconds(figure.medianNanoseconds)) median, \(formatNanoseconds(figure.minNanoseconds)) min" + suffix)
 }
 
 extension String {

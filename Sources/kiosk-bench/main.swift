@@ -8,6 +8,7 @@ import Glibc
 let suites: [(name: String, run: () -> Void)] = [
     ("layout", runLayoutBenchmarks),
     ("raster", runRasterBenchmarks),
+    ("scanout", runScanoutBenchmarks),
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

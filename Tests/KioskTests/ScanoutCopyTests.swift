@@ -22,11 +22,11 @@ import Testing
         }
     }
 
-    @Test(arguments: DisplayRotation.allCases)
-    func rotatedCopyMatchesTransform(rotation: DisplayRotation) throws {
+    @Test(arguments: DisplayRotation.allCases, [ScanoutCopy.Kernel.scalar, .simd])
+    func rotatedCopyMatchesTransform(rotation: DisplayRotation, kernel: ScanoutCopy.Kernel) throws {
         let (w, h) = (77, 45)  // not multiples of the tile, so edge tiles are exercised
         let src = try numbered(width: w, height: h)
-        var copy = ScanoutCopy(rotation: rotation, logicalWidth: w, logicalHeight: h)
+        let copy = ScanoutCopy(rotation: rotation, logicalWidth: w, logicalHeight: h)
         let pw = copy.panelWidth, ph = copy.panelHeight
         let stride = pw * 4 + 24  // a padded pitch, as dumb buffers may have
         var panel = [UInt8](repeating: 0xEE, count: stride * ph)
@@ -40,7 +40,7 @@ import Testing
             for y in pr.minY..<pr.maxY { for x in pr.minX..<pr.maxX { touched.insert(y * pw + x) } }
             src.withUnsafePixels { base, srcStride in
                 panel.withUnsafeMutableBytes { dst in
-                    copy.copy(r, from: base, sourceStride: srcStride, to: dst.baseAddress!, destinationStride: stride)
+                    copy.copy(r, from: base, sourceStride: srcStride, to: dst.baseAddress!, destinationStride: stride, kernel: kernel)
                 }
             }
         }

@@ -3,21 +3,19 @@ import Raster
 
 /// Copies rectangles of the logical (shadow) image onto the panel-oriented scanout buffer,
 /// rotating on the way. Writes go out row by row in ascending addresses, which is what
-/// write-combined dumb-buffer memory wants; quarter turns go through a small tile so that
-/// reads stay in cache too. Scanout memory is never read.
+/// write-combined dumb-buffer memory wants; quarter turns work tile by tile so that reads
+/// stay in cache too. Scanout memory is never read.
 public struct ScanoutCopy {
     public let rotation: DisplayRotation
     /// Logical size (what the layout and the shadow buffer see).
     public let logicalWidth: Int
     public let logicalHeight: Int
-    static let tile = 32
-    private var scratch: [UInt32]
+    static let tile = 64
 
     public init(rotation: DisplayRotation, logicalWidth: Int, logicalHeight: Int) {
         self.rotation = rotation
         self.logicalWidth = logicalWidth
         self.logicalHeight = logicalHeight
-        scratch = Array(repeating: 0, count: Self.tile * Self.tile)
     }
 
     /// Panel size for this rotation.
@@ -40,68 +38,120 @@ public struct ScanoutCopy {
 
     /// Copies `rect` (logical coordinates, clipped to the screen) from `source` into `destination`.
     /// `source` holds logicalWidth x logicalHeight pixels with `sourceStride` bytes a row;
-    /// `destination` holds the panel image with `destinationStride` bytes a row.
-    public mutating func copy(
+    /// `destination` holds the panel image with `destinationStride` bytes a row. Both strides
+    /// are multiples of 4.
+    public func copy(
         _ rect: PixelRect, from source: UnsafeRawPointer, sourceStride: Int,
-        to destination: UnsafeMutableRawPointer, destinationStride: Int
+        to destination: UnsafeMutableRawPointer, destinationStride: Int, kernel: Kernel = .simd
     ) {
         let r = rect.intersection(PixelRect(x: 0, y: 0, width: logicalWidth, height: logicalHeight))
         guard !r.isEmpty else { return }
-        let src = { (x: Int, y: Int) in (source + y * sourceStride).assumingMemoryBound(to: UInt32.self) + x }
-        let dstRow = { (y: Int) in (destination + y * destinationStride).assumingMemoryBound(to: UInt32.self) }
+        let src = source.assumingMemoryBound(to: UInt32.self)
+        let dst = destination.assumingMemoryBound(to: UInt32.self)
+        let ss = sourceStride / 4, ds = destinationStride / 4
+        let p = panelRect(for: r)
         switch rotation {
         case .none:
             for y in r.minY..<r.maxY {
-                (dstRow(y) + r.minX).update(from: src(r.minX, y), count: r.width)
+                (dst + y * ds + r.minX).update(from: src + y * ss + r.minX, count: r.width)
             }
         case .half:
-            let p = panelRect(for: r)
             for row in 0..<r.height {
-                let s = src(r.minX, r.maxY - 1 - row)
-                let d = dstRow(p.minY + row) + p.minX
-                let n = r.width
-                for i in 0..<n { d[i] = s[n - 1 - i] }
+                let s = src + (r.maxY - 1 - row) * ss + r.maxX - 1
+                let d = dst + (p.minY + row) * ds + p.minX
+                for i in 0..<r.width { d[i] = s[-i] }
             }
         case .quarter, .threeQuarters:
-            copyQuarterTurn(r, src: src, dstRow: dstRow)
+            Self.transpose(r, clockwise: rotation == .quarter, src: src, ss: ss, dst: dst, ds: ds, panel: p, kernel: kernel)
         }
     }
 
-    /// Quarter turns, tile by tile: read a tile row-wise from the shadow, transpose it in `scratch`,
-    /// write it out row-wise to the panel.
-    private mutating func copyQuarterTurn(
-        _ r: PixelRect, src: (Int, Int) -> UnsafePointer<UInt32>, dstRow: (Int) -> UnsafeMutablePointer<UInt32>
+    /// Quarter turns, tile by tile, so that the tile's source lines stay in L1 while the
+    /// destination is written in ascending order, one short run per panel row.
+    static func transpose(
+        _ r: PixelRect, clockwise: Bool, src: UnsafePointer<UInt32>, ss: Int,
+        dst: UnsafeMutablePointer<UInt32>, ds: Int, panel p: PixelRect, kernel: Kernel
     ) {
-        let t = Self.tile
-        let (rotation, w, h) = (self.rotation, logicalWidth, logicalHeight)
-        let clockwise = rotation == .quarter
-        scratch.withUnsafeMutableBufferPointer { tileBuffer in
-            let tileBase = tileBuffer.baseAddress!
-            var ty = r.minY
-            while ty < r.maxY {
-                let th = Swift.min(t, r.maxY - ty)
-                var tx = r.minX
-                while tx < r.maxX {
-                    let tw = Swift.min(t, r.maxX - tx)
-                    let tileRect = PixelRect(x: tx, y: ty, width: tw, height: th)
-                    let p = Self.panelRect(for: tileRect, rotation: rotation, logicalWidth: w, logicalHeight: h)  // p.width == th, p.height == tw
-                    // Panel row j of the tile shows logical column (clockwise ? j : tw-1-j);
-                    // panel column i shows logical row (clockwise ? th-1-i : i).
-                    for ly in 0..<th {
-                        let s = src(tx, ty + ly)
-                        let column = clockwise ? th - 1 - ly : ly
-                        for lx in 0..<tw {
-                            let row = clockwise ? lx : tw - 1 - lx
-                            tileBase[row * t + column] = s[lx]
-                        }
-                    }
-                    for row in 0..<tw {
-                        (dstRow(p.minY + row) + p.minX).update(from: tileBase + row * t, count: th)
-                    }
-                    tx += tw
+        let map = QuarterTurn(rect: r, panel: p, clockwise: clockwise, src: src, ss: ss, dst: dst, ds: ds)
+        var ty = r.minY
+        while ty < r.maxY {
+            let th = Swift.min(tile, r.maxY - ty)
+            var tx = r.minX
+            while tx < r.maxX {
+                let tw = Swift.min(tile, r.maxX - tx)
+                switch kernel {
+                case .scalar:
+                    map.scalar(x: tx, y: ty, width: tw, height: th)
+                case .simd:
+                    let w4 = tw & ~3, h4 = th & ~3
+                    map.simd(x: tx, y: ty, width: w4, height: h4)
+                    map.scalar(x: tx + w4, y: ty, width: tw - w4, height: th)
+                    map.scalar(x: tx, y: ty + h4, width: w4, height: th - h4)
                 }
-                ty += th
+                tx += tw
             }
+            ty += th
+        }
+    }
+
+    /// Which inner loop moves the pixels of a quarter turn; both give identical panels.
+    public enum Kernel: Sendable { case scalar, simd }
+}
+
+/// Where logical pixels of `rect` land on the panel for a quarter turn.
+/// Clockwise: logical (x, y) goes to panel (H−1−y, x), so a panel row is a logical column read
+/// bottom-up. Anticlockwise: to (y, W−1−x), a logical column read top-down.
+@usableFromInline struct QuarterTurn {
+    let rect: PixelRect, panel: PixelRect, clockwise: Bool
+    let src: UnsafePointer<UInt32>, ss: Int
+    let dst: UnsafeMutablePointer<UInt32>, ds: Int
+
+    /// Panel row showing logical column `x`.
+    @inline(__always) func panelRow(_ x: Int) -> Int {
+        clockwise ? panel.minY + x - rect.minX : panel.minY + rect.maxX - 1 - x
+    }
+
+    /// Panel column showing logical row `y`.
+    @inline(__always) func panelColumn(_ y: Int) -> Int {
+        clockwise ? panel.minX + rect.maxY - 1 - y : panel.minX + y - rect.minY
+    }
+
+    /// One pixel at a time: the reference the SIMD kernel is tested against.
+    func scalar(x: Int, y: Int, width: Int, height: Int) {
+        guard width > 0, height > 0 else { return }
+        // Destination runs ascend, so read the column bottom-up when turning clockwise.
+        let step = clockwise ? -ss : ss
+        let firstRow = clockwise ? y + height - 1 : y
+        let column = panelColumn(firstRow)
+        for j in 0..<width {
+            let d = dst + panelRow(x + j) * ds + column
+            var s = src + firstRow * ss + x + j
+            for i in 0..<height {
+                d[i] = s.pointee
+                s += step
+            }
+        }
+    }
+
+    /// 4x4 blocks transposed in registers; `width` and `height` are multiples of 4.
+    func simd(x: Int, y: Int, width: Int, height: Int) {
+        var by = y
+        while by < y + height {
+            let column = panelColumn(clockwise ? by + 3 : by)
+            var bx = x
+            while bx < x + width {
+                let base = UnsafeRawPointer(src + by * ss + bx)
+                let l0 = base.loadUnaligned(as: SIMD4<UInt32>.self)
+                let l1 = (base + ss * 4).loadUnaligned(as: SIMD4<UInt32>.self)
+                let l2 = (base + ss * 8).loadUnaligned(as: SIMD4<UInt32>.self)
+                let l3 = (base + ss * 12).loadUnaligned(as: SIMD4<UInt32>.self)
+                for k in 0..<4 {
+                    let out = clockwise ? SIMD4(l3[k], l2[k], l1[k], l0[k]) : SIMD4(l0[k], l1[k], l2[k], l3[k])
+                    UnsafeMutableRawPointer(dst + panelRow(bx + k) * ds + column).storeBytes(of: out, as: SIMD4<UInt32>.self)
+                }
+                bx += 4
+            }
+            by += 4
         }
     }
 }

@@ -18,7 +18,7 @@ public final class ScanoutOutput {
     public let saved: SavedCRTC?
     private var buffers: [DumbBuffer]
     private var owed: [DamageRegion]
-    private var copier: ScanoutCopy
+    private let copier: ScanoutCopy
     /// Index of the buffer on screen.
     public private(set) var front = 0
     public private(set) var flipPending = false
