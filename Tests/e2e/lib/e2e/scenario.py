@@ -43,10 +43,16 @@ def all_scenarios():
 
 
 def select(names):
+    """Scenarios by name, or by path to a scenario directory (for one kept elsewhere)."""
     known = {s.name: s for s in all_scenarios()}
     if not names:
         return list(known.values())
-    missing = [n for n in names if n not in known]
-    if missing:
-        raise SystemExit(f"e2e: unknown scenario(s) {', '.join(missing)}; known: {', '.join(known)}")
-    return [known[n] for n in names]
+    picked = []
+    for n in names:
+        if n in known:
+            picked.append(known[n])
+        elif "/" in n and (Path(n) / "guest.sh").is_file():
+            picked.append(Scenario(Path(n).resolve()))
+        else:
+            raise SystemExit(f"e2e: unknown scenario {n!r}; known: {', '.join(known)}")
+    return picked
