@@ -72,20 +72,23 @@ def base(kern):
     return cache.entry("initramfs", key, lambda out: build_base(out, kern), "base initramfs") / "base.cpio"
 
 
-def payload(out, scenario, files, env):
-    """The per-run archive: /init, /e2e/lib.sh, /scenario/, /payload/bin/<files> and libraries."""
+def payload(out, scenario, files, env, init=GUEST / "init", with_libraries=True):
+    """The per-run archive: /init, /e2e/, /scenario/, /payload/bin/<files> and their libraries."""
     root = out / "payload-root"
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
-    put(root, GUEST / "init", "/init", mode=0o755)
+    put(root, init, "/init", mode=0o755)
     put(root, GUEST / "lib.sh", "/e2e/lib.sh")
+    put(root, GUEST / "run-scenario", "/e2e/run-scenario", mode=0o755)
     shutil.copytree(scenario.dir, root / "scenario")
     for f in files:
-        put_with_libraries(root, f, Path("/payload/bin") / Path(f).name)
+        if with_libraries:
+            put_with_libraries(root, f, Path("/payload/bin") / Path(f).name)
+        else:
+            put(root, f, Path("/payload/bin") / Path(f).name)
     (root / "etc/kiosk-e2e").mkdir(parents=True, exist_ok=True)
     (root / "etc/kiosk-e2e/env").write_text("".join(f"export {k}='{v}'\n" for k, v in env.items()))
-    # Entries for usr/lib etc. must not replace the base's links, so they are real dirs here too:
-    # the kernel's unpacker keeps an existing directory and writes files through links.
+    # Paths are usr-merged (usr/lib/...): no entry here replaces the base's bin -> usr/bin links.
     rootfs.write_cpio(root, out / "payload.cpio")
     shutil.rmtree(root)
     return out / "payload.cpio"
