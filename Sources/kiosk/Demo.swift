@@ -13,6 +13,8 @@ struct Demo: ParsableCommand {
     @Option(help: "Background pattern: checker, cross or circles.") var pattern: String = "checker"
     @Flag(help: "Move one animated step a second and rest in between, instead of scrolling continuously.") var steps = false
     @Option(help: ArgumentHelp("Where SIGUSR1 writes the screenshot.", valueName: "png")) var screenshot = "/tmp/kiosk-screenshot.png"
+    @Option(help: ArgumentHelp("Virtual terminal to take over, so console switches hand the display back and forth.", valueName: "tty"))
+    var terminal: String?
     @Option(help: ArgumentHelp("Exit after this many page flips.", valueName: "n")) var flips: Int?
     @Option(help: ArgumentHelp("Render one frame without a display at this scroll offset (items) to --out, then exit.", valueName: "items"))
     var headlessOffset: String?
@@ -33,6 +35,7 @@ struct Demo: ParsableCommand {
         options.detentSteps = steps
         options.screenshotPath = screenshot
         options.exitAfterFlips = flips
+        options.terminal = terminal
         let status = try failing {
             if let text = headlessOffset {
                 guard let offset = parseOffset(text), let (w, h) = parseSize(size) else {

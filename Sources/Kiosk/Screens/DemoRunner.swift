@@ -15,15 +15,17 @@ public struct DemoOptions: Sendable {
     /// Stop by itself after this many completed flips (tests).
     public var exitAfterFlips: Int?
     public var fontPath = Font.dejaVuSansPath
+    /// The virtual terminal to control for console switching (for example /dev/tty1); nil: none.
+    public var terminal: String?
 
     public init() {}
 }
 
 public final class DemoRunner {
     let options: DemoOptions
-    let output: ScanoutOutput
-    let scene: ArcMenuScene
-    let shadow: PixelBuffer
+    let display: DisplaySession
+    var scene: ArcMenuScene
+    var shadow: PixelBuffer
     let loop: EventLoop
     let signals: SignalSource
     let stepTimer: TimerSource
@@ -33,27 +35,41 @@ public final class DemoRunner {
     var queuedOffset = ScrollOffset.zero
     var onScreenOffset = ScrollOffset.zero
     var presented = 0
-    var displayLost = false
 
     public init(options: DemoOptions) throws {
         self.options = options
-        let choice = try DisplayChoice.find(options.display)
-        Log.info("display \(choice.card.path) (\(choice.card.driverName)) \(choice.connector.name) \(choice.mode), rotation \(options.rotation)")
-        output = try ScanoutOutput(choice: choice, rotation: options.rotation)
-        let labels = (0..<12).map { "Item \($0)" }
-        scene = try ArcMenuScene(width: output.logicalWidth, height: output.logicalHeight, labels: labels,
-                                 pattern: options.pattern, fontPath: options.fontPath)
-        shadow = try PixelBuffer(width: output.logicalWidth, height: output.logicalHeight)
+        display = try DisplaySession(request: options.display, rotation: options.rotation, terminalPath: options.terminal)
+        (scene, shadow) = try Self.makeScene(width: display.logicalWidth, height: display.logicalHeight, options: options)
         loop = try EventLoop()
-        signals = try SignalSource([SIGTERM, SIGINT, SIGHUP, SIGUSR1])
+        var watched = [SIGTERM, SIGINT, SIGHUP, SIGUSR1]
+        if let s = display.terminalSignal { watched.append(s) }
+        signals = try SignalSource(watched)
         stepTimer = try TimerSource()
         start = MonotonicClock.now()
     }
 
+    static func makeScene(width: Int, height: Int, options: DemoOptions) throws -> (ArcMenuScene, PixelBuffer) {
+        let scene = try ArcMenuScene(width: width, height: height, labels: (0..<12).map { "Item \($0)" },
+                                     pattern: options.pattern, fontPath: options.fontPath)
+        return (scene, try PixelBuffer(width: width, height: height))
+    }
+
     /// Runs until SIGTERM/SIGINT (or `exitAfterFlips`); restores the display on the way out.
     public func run() throws -> Int32 {
-        defer { output.restore() }
-        try loop.watch(output.card.fd) { [unowned self] in self.cardReadable() }
+        defer { display.restore() }
+        display.onFlipComplete = { [unowned self] in self.flipped() }
+        display.onNeedsFullFrame = { [unowned self] width, height in
+            if width != self.scene.width || height != self.scene.height {
+                do {
+                    (self.scene, self.shadow) = try Self.makeScene(width: width, height: height, options: self.options)
+                } catch {
+                    Log.error("cannot draw at \(width)x\(height): \(error)")
+                    return
+                }
+            }
+            self.frame(full: true)
+        }
+        try display.attach(to: loop)
         try loop.watch(signals.descriptor.rawValue) { [unowned self] in self.signalsArrived() }
         try loop.watch(stepTimer.descriptor.rawValue) { [unowned self] in
             self.stepTimer.acknowledge()
@@ -63,8 +79,8 @@ public final class DemoRunner {
         if options.detentSteps { stepTimer.arm(after: 1, interval: 1) }
         frame(full: true)
         try loop.run()
-        let gaps = output.vblankGaps.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
-        Log.info("demo stats presented=\(presented) flips=\(output.completedFlips) pending=\(output.flipPending ? 1 : 0) vblank_gaps=\(gaps.isEmpty ? "none" : gaps)")
+        let gaps = display.output.vblankGaps.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
+        Log.info("demo stats presented=\(presented) flips=\(display.output.completedFlips) pending=\(display.output.flipPending ? 1 : 0) vblank_gaps=\(gaps.isEmpty ? "none" : gaps)")
         return 0
     }
 
@@ -79,32 +95,22 @@ public final class DemoRunner {
     var isMoving: Bool { !options.detentSteps || scroller.isAnimating }
 
     func frame(full: Bool) {
-        guard !displayLost, !output.flipPending else { return }
+        guard display.canDraw else { return }
         let offset = currentOffset(now: MonotonicClock.now())
         let damage = full ? scene.renderFull(into: shadow, offset: offset) : scene.renderStep(into: shadow, offset: offset)
-        do {
-            try output.present(shadow, damage: [damage])
+        if display.present(shadow, damage: [damage]) {
             queuedOffset = offset
             presented += 1
-        } catch {
-            displayLost = true
-            Log.warning("display unavailable (\(error)); waiting for it to come back")
         }
     }
 
-    func cardReadable() {
-        do {
-            if try output.handleEvents() {
-                onScreenOffset = queuedOffset
-                if options.exitAfterFlips.map({ output.completedFlips >= $0 }) == true {
-                    loop.stop()
-                    return
-                }
-                if isMoving { frame(full: false) }
-            }
-        } catch {
-            Log.error("reading display events: \(error)")
+    func flipped() {
+        onScreenOffset = queuedOffset
+        if options.exitAfterFlips.map({ display.output.completedFlips >= $0 }) == true {
+            loop.stop()
+            return
         }
+        if isMoving { frame(full: false) }
     }
 
     func signalsArrived() {
@@ -115,6 +121,8 @@ public final class DemoRunner {
                 loop.stop()
             case SIGUSR1:
                 writeScreenshot()
+            case display.terminalSignal:
+                display.handleTerminalSignal()
             default:
                 break
             }
@@ -123,10 +131,10 @@ public final class DemoRunner {
 
     func writeScreenshot() {
         do {
-            let image = try output.screenshot()
+            let image = try display.output.screenshot()
             try PNGCodec.write(image, to: options.screenshotPath)
             // The exact scroll position of the frame on screen, so a headless render can reproduce it.
-            let meta = "offset_whole=\(onScreenOffset.whole)\noffset_fraction=\(onScreenOffset.fraction)\nrotation=\(options.rotation.degrees)\nwidth=\(output.logicalWidth)\nheight=\(output.logicalHeight)\n"
+            let meta = "offset=\(onScreenOffset.whole)+\(onScreenOffset.fraction)\nrotation=\(options.rotation.degrees)\nsize=\(display.logicalWidth)x\(display.logicalHeight)\n"
             try writeFile(options.screenshotPath + ".txt", meta)
             Log.info("screenshot written to \(options.screenshotPath) (offset \(onScreenOffset))")
         } catch {
@@ -138,9 +146,7 @@ public final class DemoRunner {
 extension DemoRunner {
     /// Renders the demo frame at `offset` without a display, in logical orientation.
     public static func renderHeadless(width: Int, height: Int, offset: ScrollOffset, options: DemoOptions) throws -> PixelBuffer {
-        let scene = try ArcMenuScene(width: width, height: height, labels: (0..<12).map { "Item \($0)" },
-                                     pattern: options.pattern, fontPath: options.fontPath)
-        let image = try PixelBuffer(width: width, height: height)
+        let (scene, image) = try makeScene(width: width, height: height, options: options)
         _ = scene.renderFull(into: image, offset: offset)
         return image
     }

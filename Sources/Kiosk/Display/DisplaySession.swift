@@ -1,0 +1,206 @@
+import Glibc
+import LayoutCore
+import Raster
+
+/// The display across everything that can happen to it while the kiosk runs: the connector
+/// unplugged and plugged again (udev "drm" events), a VT switch (VT_PROCESS signals), another
+/// DRM master taking the card (flips fail with EACCES/EPERM; retried slowly while lost), and
+/// handing the screen to a program and taking it back. Drawing stops quietly while the
+/// display is away; when it returns, the owner is asked for a full frame.
+public final class DisplaySession {
+    public enum State: Equatable, Sendable {
+        case showing
+        /// Given away on purpose (VT switch, `exec` action).
+        case suspended
+        /// The connector has no display.
+        case disconnected
+        /// Another master has the card; retried every `retryInterval` seconds.
+        case lost
+    }
+
+    public let request: DisplayRequest
+    public let rotation: DisplayRotation
+    public private(set) var output: ScanoutOutput
+    public private(set) var state: State = .showing
+    /// After the display comes back, the next frame is shown with a mode set, not a flip:
+    /// whoever had the display may have changed or switched off the CRTC.
+    private var needsModeSet = false
+    let hotplug: UdevMonitor?
+    let terminal: VirtualTerminal?
+    let retryTimer: TimerSource
+    let retryInterval = 2.0
+    private weak var loop: EventLoop?
+    /// Asked to draw everything at the given logical size, then `present` it (after any return of the display).
+    public var onNeedsFullFrame: (_ width: Int, _ height: Int) -> Void = { _, _ in }
+    /// Told when a flip completed, so the owner can draw the next animation frame.
+    public var onFlipComplete: () -> Void = {}
+
+    /// Finds and takes the display. `terminalPath` names the VT to control (nil: none).
+    public init(request: DisplayRequest, rotation: DisplayRotation, terminalPath: String? = nil) throws {
+        self.request = request
+        self.rotation = rotation
+        let choice = try DisplayChoice.find(request)
+        Log.info("display \(choice.card.path) (\(choice.card.driverName)) \(choice.connector.name) \(choice.mode), rotation \(rotation)")
+        output = try ScanoutOutput(choice: choice, rotation: rotation)
+        do {
+            hotplug = try UdevMonitor(subsystem: "drm")
+        } catch {
+            Log.warning("display hotplug will not be noticed: \(error)")
+            hotplug = nil
+        }
+        terminal = try terminalPath.map { (path) throws -> VirtualTerminal in try VirtualTerminal(path: path) }
+        retryTimer = try TimerSource()
+    }
+
+    public var logicalWidth: Int { output.logicalWidth }
+    public var logicalHeight: Int { output.logicalHeight }
+    public var canDraw: Bool { state == .showing && !output.flipPending }
+    /// The signal the VT sends on switches, to route to `handleTerminalSignal()`.
+    public var terminalSignal: Int32? { terminal?.signal }
+
+    public func attach(to loop: EventLoop) throws(SystemError) {
+        self.loop = loop
+        try loop.watch(output.card.fd) { [unowned self] in self.cardReadable() }
+        if let hotplug { try loop.watch(hotplug.fd) { [unowned self] in self.hotplugEvents() } }
+        try loop.watch(retryTimer.descriptor.rawValue) { [unowned self] in
+            self.retryTimer.acknowledge()
+            self.tryToRegain()
+        }
+    }
+
+    /// Queues `shadow` for display. Returns false when nothing was queued (display away or a flip pending).
+    @discardableResult
+    public func present(_ shadow: PixelBuffer, damage: [PixelRect]) -> Bool {
+        guard state == .showing else { return false }
+        do {
+            if needsModeSet {
+                try output.presentBySettingMode(shadow)
+                needsModeSet = false
+                onFlipComplete()
+                return true
+            }
+            return try output.present(shadow, damage: damage)
+        } catch {
+            lose(error)
+            return false
+        }
+    }
+
+    /// Puts the original CRTC back (exit).
+    public func restore() { output.restore() }
+
+    // MARK: Giving the screen away on purpose
+
+    /// Stops drawing and drops master so that another program can have the display.
+    public func suspend() {
+        guard state == .showing || state == .lost else { return }
+        output.restore()
+        try? output.card.dropMaster()
+        state = .suspended
+        retryTimer.disarm()
+        Log.info("display handed over")
+    }
+
+    /// Takes the display back after `suspend()` and asks for a full frame.
+    public func resume() {
+        guard state == .suspended else { return }
+        state = .lost
+        tryToRegain()
+    }
+
+    public func handleTerminalSignal() {
+        guard let terminal else { return }
+        switch terminal.pendingSwitch() {
+        case .release:
+            suspend()
+            terminal.acknowledgeRelease()
+            Log.info("console switched away from \(terminal.path)")
+        case .acquire:
+            terminal.acknowledgeAcquire()
+            Log.info("console switched back to \(terminal.path)")
+            resume()
+        }
+    }
+
+    // MARK: Events
+
+    private func cardReadable() {
+        do {
+            if try output.handleEvents() { onFlipComplete() }
+        } catch {
+            Log.error("reading display events: \(error)")
+        }
+    }
+
+    private func hotplugEvents() {
+        guard let hotplug else { return }
+        let events = hotplug.drain()
+        guard !events.isEmpty, state != .suspended else { return }
+        let info: ConnectorInfo
+        do {
+            info = try output.card.connector(output.connector.id)
+        } catch {
+            Log.warning("reading \(output.connector.name) after hotplug: \(error)")
+            return
+        }
+        switch (info.state, state) {
+        case (.connected, .disconnected), (.connected, .lost):
+            Log.info("\(info.name) connected")
+            state = .lost
+            tryToRegain()
+        case (.connected, .showing) where !info.modes.contains(output.mode):
+            Log.info("\(info.name) now offers different modes; setting the display up again")
+            state = .lost
+            tryToRegain()
+        case (.disconnected, .showing), (.disconnected, .lost):
+            Log.info("\(info.name) disconnected; drawing stops until a display is connected")
+            state = .disconnected
+            retryTimer.disarm()
+        default:
+            break
+        }
+    }
+
+    private func lose(_ error: SystemError) {
+        guard state == .showing else { return }
+        switch error.errno {
+        case EACCES, EPERM, EBUSY, EINVAL:
+            Log.warning("display taken by another program (\(error)); waiting to take it back")
+        case ENOENT, ENODEV:
+            Log.warning("display went away (\(error)); waiting for it")
+        default:
+            Log.error("display failed (\(error)); retrying every \(Int(retryInterval)) s")
+        }
+        state = .lost
+        retryTimer.arm(after: retryInterval, interval: retryInterval)
+    }
+
+    /// Tries to become master and set the mode again, picking a new output if the old one is gone.
+    private func tryToRegain() {
+        guard state == .lost || state == .disconnected else { return }
+        _ = try? output.card.setMaster()
+        do {
+            let info = try output.card.connector(output.connector.id)
+            if info.state == .connected, info.modes.contains(output.mode) {
+                state = .showing
+                needsModeSet = true
+                retryTimer.disarm()
+                onNeedsFullFrame(output.logicalWidth, output.logicalHeight)
+                return
+            }
+            // A different display (or none): choose again, which may mean new buffers and a new size.
+            let choice = try DisplayChoice.find(request)
+            let replacement = try ScanoutOutput(choice: choice, rotation: rotation)
+            loop?.unwatch(output.card.fd)
+            output = replacement
+            try loop?.watch(output.card.fd) { [unowned self] in self.cardReadable() }
+            state = .showing
+            retryTimer.disarm()
+            Log.info("display \(choice.connector.name) \(choice.mode)")
+            onNeedsFullFrame(output.logicalWidth, output.logicalHeight)
+        } catch {
+            if state == .lost { retryTimer.arm(after: retryInterval, interval: retryInterval) }
+            Log.debug("display not back yet: \(error)")
+        }
+    }
+}
