@@ -13,7 +13,8 @@ func runRasterBenchmarks() {
     var pngDirectory: String? = getenv("KIOSK_BENCH_PNG").map { String(cString: $0) }
     if let i = args.firstIndex(of: "--png"), i + 1 < args.count { pngDirectory = args[i + 1] }
     print("# s1 <pattern> <W>x<H> <a|b|c> <median-ms> <ratio-to-memcpy>; median of \(rasterFrames) frames each")
-    print("# a = full frame, b = background only, c = scroll step (background restored from cached shadow + menu)")
+    print("# a = full frame, b = background only, c = scroll step (whole background restored from cached shadow + menu)")
+    print("# c-damage = scroll step restoring only the damaged rectangles (DamageRegion) from the shadow + menu")
     for (w, h) in [(800, 480), (1920, 1080)] {
         do {
             try benchmarkSize(width: w, height: h, pngDirectory: pngDirectory)
@@ -69,6 +70,22 @@ func benchmarkSize(width: Int, height: Int, pngDirectory: String?) throws {
             scene.drawMenu(on: canvas, offset: Double(i % 16) * 0.5)
         }
         line("c", c)
+        // (c) as a kiosk runs it: restore only the damaged rectangles (rows at the old and new offset).
+        var damage = DamageRegion()
+        var previous = 0.0
+        let cDamage = medianMilliseconds { i in
+            let offset = Double(i % 16) * 0.5
+            damage.removeAll()
+            for k in 0..<9 {
+                for o in [previous, offset] {
+                    if let r = scene.rowRect(k, offset: o) { damage.add(PixelRect(covering: r.insetBy(dx: -2, dy: -2)), within: frame.bounds) }
+                }
+            }
+            for r in damage.rects { frame.copyRows(from: shadow, rect: r) }
+            scene.drawMenu(on: canvas, offset: offset)
+            previous = offset
+        }
+        line("c-damage", cDamage)
         if let dir = pngDirectory {
             scene.render(on: canvas)
             try PNGCodec.write(frame, to: "\(dir)/s1-\(pattern.rawValue)-\(width)x\(height).png")
