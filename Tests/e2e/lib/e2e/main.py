@@ -9,7 +9,7 @@ import time
 import traceback
 from pathlib import Path
 
-from . import cache, initramfs, kernel, qemu, scenario, tools
+from . import cache, initramfs, kernel, qemu, scenario, systemd, tools
 from .cache import log
 from .check import CheckFailed, Result
 
@@ -67,7 +67,26 @@ def guest_verdict(serial, boot):
     return None
 
 
-def run_scenario(sc, args, kern, base, payload_files, results_root):
+class Guest:
+    """What a boot mode boots: the kernel, a cached initramfs, extra disks; built on first use."""
+
+    def __init__(self, kern):
+        self.kern, self.modes = kern, {}
+
+    def get(self, mode):
+        if mode not in self.modes:
+            with cache.locked():
+                if mode == "fast":
+                    self.modes[mode] = (initramfs.base(self.kern), [], initramfs.GUEST / "init", True)
+                elif mode == "systemd":
+                    self.modes[mode] = (systemd.stage1(self.kern), [systemd.image(self.kern)],
+                                        initramfs.GUEST / "stage1-init", False)
+                else:
+                    raise ValueError(f"unknown boot mode {mode!r} (fast or systemd)")
+        return self.modes[mode]
+
+
+def run_scenario(sc, args, guest, payload_files, results_root):
     out = results_root / sc.name
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
@@ -77,19 +96,21 @@ def run_scenario(sc, args, kern, base, payload_files, results_root):
             if need == "kiosk":
                 return [f"kiosk binary not built: run `{KIOSK_BUILD}` (or Tests/e2e/run --build-kiosk)"], ""
             return [f"payload binary '{need}' not given: pass --payload /path/to/{need}"], ""
-    if sc.mode != "fast":
-        return [f"boot mode '{sc.mode}' is not implemented yet"], ""
+    try:
+        base, disks, init, with_libs = guest.get(sc.mode)
+    except Exception as e:
+        return [f"preparing the {sc.mode} guest failed: {e}"], ""
     run_dir = out / ".run"
     run_dir.mkdir()
     env = {"E2E_SCENARIO": sc.name}
-    pl = initramfs.payload(run_dir, sc, payload_files, env)
+    pl = initramfs.payload(run_dir, sc, payload_files, env, init=init, with_libraries=with_libs)
     initrd = run_dir / "initrd.cpio"
     with open(initrd, "wb") as f:
         for part in (base, pl):
             with open(part, "rb") as src:
                 shutil.copyfileobj(src, f)
-    boot = qemu.run(kern / "vmlinux", initrd, run_dir, timeout=sc.timeout * args.timeout_scale,
-                    memory_mb=sc.memory, verbose=args.verbose)
+    boot = qemu.run(guest.kern / "vmlinux", initrd, run_dir, timeout=sc.timeout * args.timeout_scale,
+                    memory_mb=sc.memory, disks=disks, verbose=args.verbose)
     shutil.move(str(run_dir / "serial.log"), out / "serial.log")
     got = qemu.extract_results(run_dir, out / "files")
     shutil.rmtree(run_dir)
@@ -126,8 +147,7 @@ def main(argv):
         subprocess.run(KIOSK_BUILD.split(), cwd=REPO, check=True)
     t0 = time.monotonic()
     with cache.locked():
-        kern = kernel.kernel()
-        base = initramfs.base(kern)
+        guest = Guest(kernel.kernel())
         payload_files = [tools.kiosk_uinput()]
     kiosk = Path(args.kiosk)
     if kiosk.is_file():
@@ -145,7 +165,7 @@ def main(argv):
     failed = []
     for sc in selected:
         t = time.monotonic()
-        failures, serial = run_scenario(sc, args, kern, base, payload_files, results_root)
+        failures, serial = run_scenario(sc, args, guest, payload_files, results_root)
         took = time.monotonic() - t
         if not failures:
             print(f"PASS {sc.name} ({took:.1f}s)", flush=True)

@@ -35,7 +35,8 @@ class Boot:
 
 
 def run(kernel, initrd, run_dir, timeout, memory_mb=1024, append="", disks=(), verbose=False):
-    """Boots kernel+initrd with run_dir/results.img as the first virtio disk (then disks)."""
+    """Boots kernel+initrd with run_dir/results.img as the first virtio disk (/dev/vda), then
+    disks (/dev/vdb...) as snapshots: the guest may write them, the files never change."""
     results_img = run_dir / "results.img"
     with open(results_img, "wb") as f:
         f.truncate(RESULTS_DISK_MB << 20)
@@ -47,7 +48,7 @@ def run(kernel, initrd, run_dir, timeout, memory_mb=1024, append="", disks=(), v
            "-drive", f"file={results_img},format=raw,if=virtio,cache=unsafe",
            "-append", f"console=ttyS0 panic=-1 loglevel=4 {append}".strip()]
     for d in disks:
-        cmd += ["-drive", f"file={d},format=raw,if=virtio"]
+        cmd += ["-drive", f"file={d},format=raw,if=virtio,snapshot=on"]
     (run_dir / "qemu-command.txt").write_text(" ".join(cmd) + "\n")
     t0 = time.monotonic()
     with open(serial_log, "wb") as log:

@@ -1,0 +1,117 @@
+"""The systemd-mode guest: Debian bookworm (debootstrap, minbase) with systemd as PID 1.
+
+Cached: the debootstrap tree (inputs: suite, mirror, packages), the ext4 image made from it
+with the kernel's modules and the scenario unit (inputs: that + kernel + guest files), and a
+small stage-1 initramfs. Per run: the payload archive appended to stage 1, which copies it
+into the root; the root disk is a qemu snapshot, so the cached image is never written.
+"""
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from . import cache, rootfs
+from .cache import log
+from .initramfs import GUEST
+from .rootfs import put
+
+SUITE = "bookworm"
+PACKAGES = ["systemd", "systemd-sysv", "udev", "libdrm2", "libinput10", "kmod", "libfreetype6",
+            "libpng16-16", "fonts-dejavu-core",
+            "dbus"]  # dbus: systemd-run, logind, as on a real device
+IMAGE_MB = 1024
+# Units that only slow a test boot down or write over the serial console.
+MASKED = ["serial-getty@ttyS0.service", "apt-daily.timer", "apt-daily-upgrade.timer",
+          "e2scrub_all.timer", "fstrim.timer", "systemd-timesyncd.service"]
+
+
+def mirror():
+    """The Debian mirror apt uses here (deb822 or one-line sources)."""
+    for f in sorted(Path("/etc/apt").glob("sources.list*")) + sorted(Path("/etc/apt/sources.list.d").glob("*")):
+        if not f.is_file():
+            continue
+        text = f.read_text(errors="replace")
+        m = re.search(r"^URIs:\s*(\S+/debian)/?\s*$", text, re.M) or re.search(r"^deb\s+(?:\[[^]]*\]\s+)?(\S+/debian)/?\s+" + SUITE, text, re.M)
+        if m:
+            return m.group(1)
+    return "http://deb.debian.org/debian"
+
+
+def run(cmd, **kw):
+    r = subprocess.run([str(c) for c in cmd], text=True, capture_output=True, **kw)
+    if r.returncode != 0:
+        raise RuntimeError(f"`{' '.join(map(str, cmd))}` failed ({r.returncode}):\n{r.stdout[-3000:]}{r.stderr[-3000:]}")
+    return r.stdout
+
+
+def debootstrap_tree():
+    url = mirror()
+    key = cache.key_of(SUITE, url, " ".join(PACKAGES))
+
+    def build(out):
+        if not shutil.which("debootstrap"):
+            raise RuntimeError("debootstrap is not installed (run scripts/install-deps)")
+        log(f"debootstrap {SUITE} from {url} (about a minute)")
+        run(["debootstrap", "--variant=minbase", f"--include={','.join(PACKAGES)}", SUITE, out / "root", url])
+
+    return cache.entry("debootstrap", key, build, f"debootstrap {SUITE}") / "root"
+
+
+def build_image(out, tree, kern):
+    root = out / "root"
+    # A copy, since the cached tree must stay pristine; cp -a keeps owners and device nodes.
+    run(["cp", "-a", tree, root])
+    shutil.copytree(kern / "modules", root, dirs_exist_ok=True, symlinks=True)
+    mods = " ".join(Path(l).stem for l in (kern / "modules.load").read_text().split())
+    (root / "etc/modules-load.d/kiosk-e2e.conf").write_text("\n".join(mods.split()) + "\n")
+    units = root / "etc/systemd/system"
+    shutil.copy(GUEST / "kiosk-e2e.service", units / "kiosk-e2e.service")
+    (units / "multi-user.target.wants").mkdir(exist_ok=True)
+    os.symlink("/etc/systemd/system/kiosk-e2e.service", units / "multi-user.target.wants/kiosk-e2e.service")
+    for u in MASKED:
+        link = units / u
+        if link.exists() or link.is_symlink():
+            link.unlink()
+        os.symlink("/dev/null", link)
+    (root / "etc/fstab").write_text("/dev/vdb / ext4 rw 0 1\ndebugfs /sys/kernel/debug debugfs defaults 0 0\n")
+    (root / "etc/hostname").write_text("kiosk-e2e\n")
+    jd = root / "etc/systemd/journald.conf.d"
+    jd.mkdir(parents=True, exist_ok=True)
+    (jd / "kiosk-e2e.conf").write_text("[Journal]\nStorage=volatile\n")
+    (root / "results").mkdir()
+    # The image is made from the tree directly: no loop device, no mount.
+    run(["mkfs.ext4", "-q", "-F", "-L", "kiosk-root", "-d", root, out / "root.ext4", f"{IMAGE_MB}M"])
+    run(["rm", "-rf", root])
+
+
+def image(kern):
+    tree = debootstrap_tree()
+    key = cache.key_of(tree.parent.name, kern.name, Path(__file__), GUEST / "kiosk-e2e.service")
+    return cache.entry("rootfs", key, lambda out: build_image(out, tree, kern), "systemd root image") / "root.ext4"
+
+
+def build_stage1(out, kern):
+    root = out / "root"
+    rootfs.make_merged_links(root)
+    for d in ("proc", "sys", "dev", "etc/kiosk-e2e"):
+        (root / d).mkdir(parents=True, exist_ok=True)
+    busybox = put(root, "/bin/busybox")
+    for a in run([busybox, "--list-full"]).split():
+        link = root / rootfs.guest_path("/" + a)
+        if not link.exists() and not link.is_symlink():
+            link.parent.mkdir(parents=True, exist_ok=True)
+            os.symlink("/bin/busybox", link)
+    wanted = [l for l in (kern / "modules.load").read_text().split() if "/virtio/" in l or "/block/virtio" in l]
+    wanted += (kern / "modules-rootfs.load").read_text().split()
+    for m in wanted:
+        put(root, kern / "modules" / m.lstrip("/"), m)
+    (root / "etc/kiosk-e2e/stage1-modules.load").write_text("\n".join(wanted) + "\n")
+    rootfs.write_cpio(root, out / "stage1.cpio")
+    shutil.rmtree(root)
+
+
+def stage1(kern):
+    key = cache.key_of(kern.name, Path(__file__), Path(rootfs.__file__),
+                       subprocess.run(["dpkg-query", "-W", "busybox-static"], text=True, capture_output=True).stdout)
+    return cache.entry("stage1", key, lambda out: build_stage1(out, kern), "stage-1 initramfs") / "stage1.cpio"
