@@ -97,3 +97,17 @@ e2e_event_node() {
     done
     return 1
 }
+
+# e2e_display STATE: a display unplugged (off) and plugged again (detect, or on) as far as
+# vkms on 6.1 allows: the connector's state is forced through sysfs, which sends no uevent,
+# so a synthetic "change" uevent with HOTPLUG=1 on card0 follows, as a real hotplug sends.
+e2e_display() {
+    echo "$1" > /sys/class/drm/card0-Virtual-1/status || return 1
+    echo "change 00000000-0000-0000-0000-000000000000 HOTPLUG=1" > /sys/class/drm/card0/uevent
+}
+
+# e2e_as USER CMD...: runs CMD as USER (with USER's groups), e.g. the unprivileged "kiosk".
+e2e_as() {
+    _u=$1; shift
+    su -s /bin/sh "$_u" -c "$(printf "'%s' " "$@")"
+}

@@ -7,7 +7,7 @@
  *   kiosk-uinput 'add touch t; tap t 100 200'   one shot: commands separated by ';'
  *   kiosk-uinput -                               commands from stdin, one per line
  *   kiosk-uinput --fifo PATH                     long-running: commands from a FIFO
- *   kiosk-uinput --read /dev/input/eventN [--count N] [--timeout MS]
+ *   kiosk-uinput --read /dev/input/eventN [--count N] [--timeout MS] [--monotonic]
  *   kiosk-uinput --help
  *
  * Built statically (gcc -static) so it runs in any guest.
@@ -463,9 +463,12 @@ static const char *code_name(int type, int code, char *buf, size_t n) {
 }
 
 /* Prints raw events: "SEC.USEC TYPE CODE VALUE", one per line. */
-static int read_events(const char *path, long count, int timeout_ms) {
+static int read_events(const char *path, long count, int timeout_ms, int monotonic) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return failf("open %s: %s", path, strerror(errno)), 1;
+    /* CLOCK_MONOTONIC stamps compare with DRM flip timestamps (latency measurements). */
+    int clk = CLOCK_MONOTONIC;
+    if (monotonic && ioctl(fd, EVIOCSCLOCKID, &clk) < 0) return failf("EVIOCSCLOCKID: %s", strerror(errno)), 1;
     char name[256] = "?";
     ioctl(fd, EVIOCGNAME(sizeof name), name);
     printf("# %s: \"%s\"\n", path, name);
@@ -495,8 +498,9 @@ static void usage(FILE *out) {
     fputs("usage: kiosk-uinput 'CMD; CMD; ...'        run commands, then remove the devices\n"
           "       kiosk-uinput -                       commands from stdin, one per line\n"
           "       kiosk-uinput --fifo PATH             create FIFO PATH and serve commands written to it\n"
-          "       kiosk-uinput --read DEV [--count N] [--timeout MS]\n"
-          "                                            print raw events from an evdev node\n"
+          "       kiosk-uinput --read DEV [--count N] [--timeout MS] [--monotonic]\n"
+          "                                            print raw events from an evdev node: SEC.USEC TYPE CODE VALUE\n"
+          "                                            (stops after N events or MS quiet; CLOCK_MONOTONIC stamps)\n"
           "commands:\n"
           "  add touch ID [W H]   multitouch screen 'kiosk-e2e touch ID' (default 1024x768)\n"
           "  add wheel ID         REL_WHEEL + REL_WHEEL_HI_RES knob\n"
@@ -522,13 +526,14 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "--read")) {
         if (argc < 3) return usage(stderr), 2;
         long count = 0;
-        int timeout = 0;
-        for (int i = 3; i + 1 < argc; i += 2) {
-            if (!strcmp(argv[i], "--count")) count = atol(argv[i + 1]);
-            else if (!strcmp(argv[i], "--timeout")) timeout = atoi(argv[i + 1]);
+        int timeout = 0, monotonic = 0;
+        for (int i = 3; i < argc; i++) {
+            if (!strcmp(argv[i], "--monotonic")) monotonic = 1;
+            else if (!strcmp(argv[i], "--count") && i + 1 < argc) count = atol(argv[++i]);
+            else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) timeout = atoi(argv[++i]);
             else return usage(stderr), 2;
         }
-        return read_events(argv[2], count, timeout);
+        return read_events(argv[2], count, timeout, monotonic);
     }
     if (!strcmp(argv[1], "-")) return run_stream(stdin, 0);
     if (!strcmp(argv[1], "--fifo")) {

@@ -18,8 +18,10 @@ HOST_PACKAGES = ["busybox-static", "udev", "libinput-bin", "fonts-dejavu-core", 
 # A fixed passwd/group (not the host's) so the image only changes when this file does;
 # `kiosk` is the unprivileged user the service will run as.
 PASSWD = "root:x:0:0:root:/root:/bin/sh\nkiosk:x:1000:1000:kiosk:/run:/bin/sh\n"
-GROUP = ("root:x:0:\ntty:x:5:\ndisk:x:6:\nkmem:x:15:\naudio:x:29:\nvideo:x:44:kiosk\n"
-         "input:x:101:kiosk\nrender:x:102:kiosk\nkvm:x:103:\nsgx:x:104:\nkiosk:x:1000:\n")
+# Every group udev's rules name, so /dev/dri/* and /dev/input/* get their real owners.
+GROUP = ("root:x:0:\ntty:x:5:\ndisk:x:6:\nlp:x:7:\nkmem:x:15:\ndialout:x:20:\ncdrom:x:24:\nfloppy:x:25:\n"
+         "tape:x:26:\naudio:x:29:\nvideo:x:44:kiosk\ninput:x:101:kiosk\nrender:x:102:kiosk\nkvm:x:103:\n"
+         "sgx:x:104:\nkiosk:x:1000:\n")
 
 
 def host_versions():
@@ -55,6 +57,7 @@ def build_base(out, kern):
             put_with_libraries(root, p)
         else:
             put(root, p)
+    put(root, GUEST / "99-kiosk-e2e-hotplug.rules", "/etc/udev/rules.d/99-kiosk-e2e-hotplug.rules")
     put_tree(root, "/usr/share/libinput")
     put_tree(root, "/usr/share/fonts/truetype/dejavu")
     shutil.copytree(kern / "modules", root, dirs_exist_ok=True, symlinks=True)
@@ -68,7 +71,8 @@ def build_base(out, kern):
 
 def base(kern):
     """The cached base archive for kernel entry kern."""
-    key = cache.key_of(kern.name, host_versions(), Path(__file__), Path(rootfs.__file__))
+    key = cache.key_of(kern.name, host_versions(), Path(__file__), Path(rootfs.__file__),
+                       GUEST / "99-kiosk-e2e-hotplug.rules")
     return cache.entry("initramfs", key, lambda out: build_base(out, kern), "base initramfs") / "base.cpio"
 
 

@@ -65,6 +65,7 @@ def build_image(out, tree, kern):
     shutil.copytree(kern / "modules", root, dirs_exist_ok=True, symlinks=True)
     mods = " ".join(Path(l).stem for l in (kern / "modules.load").read_text().split())
     (root / "etc/modules-load.d/kiosk-e2e.conf").write_text("\n".join(mods.split()) + "\n")
+    shutil.copy(GUEST / "99-kiosk-e2e-hotplug.rules", root / "etc/udev/rules.d/")
     units = root / "etc/systemd/system"
     shutil.copy(GUEST / "kiosk-e2e.service", units / "kiosk-e2e.service")
     (units / "multi-user.target.wants").mkdir(exist_ok=True)
@@ -87,7 +88,8 @@ def build_image(out, tree, kern):
 
 def image(kern):
     tree = debootstrap_tree()
-    key = cache.key_of(tree.parent.name, kern.name, Path(__file__), GUEST / "kiosk-e2e.service")
+    key = cache.key_of(tree.parent.name, kern.name, Path(__file__), GUEST / "kiosk-e2e.service",
+                       GUEST / "99-kiosk-e2e-hotplug.rules")
     return cache.entry("rootfs", key, lambda out: build_image(out, tree, kern), "systemd root image") / "root.ext4"
 
 

@@ -42,6 +42,18 @@ def check(r):
     r.expect("card0" in r.text("dev-dri.txt"), "/dev/dri/card0 missing")
     r.expect(r.exists("dri-state.txt"), "debugfs dri/0/state not returned")
 
+    r.expect(r.text("display-off.txt").strip() == "disconnected", f"forcing the connector off gave {r.text('display-off.txt')!r}")
+    r.expect(r.text("display-detect.txt").strip() == "connected", f"re-detecting the connector gave {r.text('display-detect.txt')!r}")
+    ev = r.text("drm-uevents.txt")
+    r.expect(ev.count("\nACTION=change\n") >= 2 and ev.count("\nHOTPLUG=1\n") >= 2, f"udev did not pass on the two drm hotplug uevents:\n{ev}")
+
+    owners = r.lines("dev-owners.txt")
+    r.expect(all(l.split()[3] == "44" for l in owners if "/dev/dri/" in l), f"/dev/dri/card0 is not group video (44):\n{owners}")
+    r.expect(all(l.split()[3] == "101" for l in owners if "/dev/input/" in l), f"event nodes are not group input (101):\n{owners}")
+    r.expect_rc("as-kiosk", 0)
+    out = r.text("as-kiosk.out")
+    r.expect("uid=1000" in out and "card-ok" in out and "input-ok" in out, f"user kiosk cannot open card0 and event nodes:\n{out}")
+
     devs = devices(r.text("input-devices-added.txt"))
     want = {
         "kiosk-e2e touch ts": lambda d: has(d.get("ABS", 0), ABS_X, ABS_Y, ABS_MT_SLOT, ABS_MT_POSITION_X,

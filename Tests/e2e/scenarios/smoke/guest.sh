@@ -14,6 +14,15 @@ e2e_save /sys/kernel/debug/dri/0/name dri-name.txt
 e2e_save /sys/kernel/debug/dri/0/state dri-state.txt
 udevadm info /dev/dri/card0 > udev-card0.txt 2>&1
 
+# A display unplugged and plugged again: connector state and the uevents udev sees.
+udevadm monitor --udev --property --subsystem-match=drm > drm-uevents.txt 2>&1 &
+mon=$!
+sleep 0.5
+e2e_display off; cat /sys/class/drm/card0-Virtual-1/status > display-off.txt
+e2e_display detect; cat /sys/class/drm/card0-Virtual-1/status > display-detect.txt
+sleep 1
+kill -INT $mon
+
 # Input: one of each kind of device.
 e2e_uinput_start
 ui add touch ts 1024 768
@@ -21,6 +30,10 @@ ui add wheel wh
 ui add keys kb
 ui add dial pm
 cp /proc/bus/input/devices input-devices-added.txt
+# Owners as udev sets them, and what the unprivileged user can open.
+udevadm settle
+ls -ln /dev/dri/card0 /dev/input/event* > dev-owners.txt
+e2e_run as-kiosk e2e_as kiosk sh -c 'id; : < /dev/dri/card0 && echo card-ok; : < "$(ls /dev/input/event* | tail -n 1)" && echo input-ok'
 
 # A raw reader per device, each running until its device has been quiet for 3 s.
 for d in "kiosk-e2e touch ts:touch" "kiosk-e2e wheel wh:wheel" "kiosk-e2e keys kb:keys" "Griffin PowerMate:dial"; do
