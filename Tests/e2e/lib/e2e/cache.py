@@ -52,6 +52,7 @@ def entry(kind, key, build, what=None):
     """Returns the directory for (kind, key), calling build(tmpdir) to create it if missing."""
     final = ROOT / kind / key
     if final.is_dir():
+        os.utime(final)  # recently used: kept by prune()
         return final
     tmp = ROOT / kind / f".tmp-{key}-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)

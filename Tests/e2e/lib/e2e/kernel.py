@@ -60,6 +60,9 @@ def download(pkgs, ver):
             raise RuntimeError(f"apt-get download failed (run `apt-get update`?):\n{r.stderr}")
         for p in missing:
             found[p] = next(debs.glob(f"{p}_{qver}_*.deb"))
+            for old in debs.glob(f"{p}_*.deb"):  # older versions of the same package
+                if old != found[p]:
+                    old.unlink()
     return found
 
 

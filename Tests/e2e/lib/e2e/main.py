@@ -31,18 +31,32 @@ Cache: {cache.ROOT} (override with KIOSK_E2E_CACHE). KIOSK_E2E_ACCEL=kvm|tcg for
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="Tests/e2e/run", description=HELP,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("scenarios", nargs="*", metavar="SCENARIO")
+    p.add_argument("scenarios", nargs="*", metavar="SCENARIO",
+                   help="scenario names (see --list) or paths to scenario directories; default: all")
     p.add_argument("--list", action="store_true", help="list the scenarios and exit")
     p.add_argument("--payload", action="append", default=[], metavar="FILE",
                    help="a host binary to put on the guest's PATH (with its libraries); repeatable")
     p.add_argument("--kiosk", default=str(REPO / ".build/release/kiosk"), metavar="FILE",
                    help="the kiosk binary (default: .build/release/kiosk)")
     p.add_argument("--build-kiosk", action="store_true", help=f"run `{KIOSK_BUILD}` first")
-    p.add_argument("--results", default=str(REPO / ".build-e2e/results"), metavar="DIR")
+    p.add_argument("--results", default=str(REPO / ".build-e2e/results"), metavar="DIR",
+                   help="where each scenario's serial.log and returned files go")
     p.add_argument("-v", "--verbose", action="store_true", help="stream the guest's serial console")
     p.add_argument("--timeout-scale", type=float, default=float(os.environ.get("KIOSK_E2E_TIMEOUT_SCALE", 1)),
                    help="multiply every scenario's timeout (slow machines)")
     return p.parse_args(argv)
+
+
+HOST_TOOLS = ["qemu-system-x86_64", "cpio", "udevadm", "gcc", "make", "modprobe", "depmod", "apt-get",
+              "apt-cache", "dpkg", "ldd"]
+
+
+def preflight():
+    missing = [t for t in HOST_TOOLS if not shutil.which(t)]
+    missing += [f for f in ("/bin/busybox", "/usr/share/libinput", "/usr/share/fonts/truetype/dejavu")
+                if not Path(f).exists()]
+    if missing:
+        raise SystemExit(f"e2e: missing on the host: {', '.join(missing)}; run scripts/install-deps")
 
 
 def load_check(path):
@@ -130,6 +144,9 @@ def run_scenario(sc, args, guest, payload_files, results_root):
         r.failures.append(str(e))
     except Exception:
         r.failures.append("check.py crashed:\n" + traceback.format_exc())
+    warnings = [l.strip() for l in boot.serial.splitlines() if "WARNING:" in l]
+    if warnings:
+        r.note(f"kernel warnings in the serial log, first: {warnings[0]}")
     for n in r.notes:
         print(f"    note: {n}")
     return failures + r.failures, boot.serial
@@ -142,6 +159,7 @@ def main(argv):
             print(f"{sc.name:20} mode={sc.mode} timeout={sc.timeout}s needs={' '.join(sc.needs) or '-'}")
         return 0
     selected = scenario.select(args.scenarios)
+    preflight()
     if args.build_kiosk:
         log(f"{KIOSK_BUILD}")
         subprocess.run(KIOSK_BUILD.split(), cwd=REPO, check=True)

@@ -1,0 +1,36 @@
+"""Checks shared by the kiosk's scenarios: its demo statistics, screenshots against headless
+renders, and who owns the framebuffers the kernel lists."""
+import re
+
+
+def demo_stats(r, name="kiosk"):
+    """The `demo stats` line of NAME.err as a dict of ints (vblank_gaps kept as text)."""
+    m = re.search(r"demo stats (.*)", r.text(f"{name}.err"))
+    r.require(m, f"{name}.err has no 'demo stats' line (did the kiosk exit cleanly?)")
+    stats = dict(kv.split("=", 1) for kv in m.group(1).split())
+    return {k: (int(v) if v.isdigit() else v) for k, v in stats.items()}
+
+
+def expect_flips_accounted(r, stats, at_least):
+    """Every frame presented got exactly one flip event: none missed, none doubled."""
+    r.expect(stats["flips"] >= at_least, f"only {stats['flips']} flips completed, wanted {at_least}")
+    r.expect(stats["presented"] == stats["flips"] + stats["pending"],
+             f"presented {stats['presented']} frames but {stats['flips']} flips completed (+{stats['pending']} pending)")
+    r.expect("unexpected flip event" not in r.text("kiosk.err"), "a flip event arrived that no frame asked for")
+
+
+def expect_same_image(r, screenshot, reference, rotation=0):
+    """The on-screen screenshot equals the headless render turned by the display rotation, exactly."""
+    shot = r.png(screenshot)
+    ref = r.png(reference).rotated(rotation) if rotation else r.png(reference)
+    r.require((shot.width, shot.height) == (ref.width, ref.height),
+              f"{screenshot} is {shot.width}x{shot.height}, {reference} turned by {rotation} is {ref.width}x{ref.height}")
+    count, worst = shot.diff(ref)
+    if count:
+        ref.save(r.path(f"{reference}.expected-on-screen.png"))
+    r.expect(count == 0, f"{screenshot} differs from {reference} (rotated {rotation}) in {count} pixels, max delta {worst}")
+
+
+def framebuffer_owners(text):
+    """Process names from `allocated by = [name]` lines of debugfs dri state/framebuffer files."""
+    return re.findall(r"allocated by = \[?([^\]\n]+)\]?", text)
