@@ -11,9 +11,11 @@ let suites: [(name: String, run: () -> Void)] = [
     ("scanout", runScanoutBenchmarks),
 ]
 
-let requested = Array(CommandLine.arguments.dropFirst())
+/// Suite names; `--png DIR` (read by the raster suite) is an option, not a suite.
+var requested = Array(CommandLine.arguments.dropFirst())
+if let i = requested.firstIndex(of: "--png") { requested.removeSubrange(i..<min(i + 2, requested.count)) }
 if requested.contains("--help") || requested.contains("-h") {
-    print("usage: kiosk-bench [\(suites.map(\.name).joined(separator: "|"))]...  (all suites by default)")
+    print("usage: kiosk-bench [\(suites.map(\.name).joined(separator: "|"))]... [--png DIR]  (all suites by default; --png writes the raster suite's frames)")
 } else {
     let unknown = requested.filter { name in !suites.contains { $0.name == name } }
     if !unknown.isEmpty {
