@@ -19,7 +19,7 @@ struct Demo: ParsableCommand {
     @Option(help: ArgumentHelp("Render one frame without a display at this scroll offset (items) to --out, then exit.", valueName: "items"))
     var headlessOffset: String?
     @Option(help: ArgumentHelp("Output PNG for --headless-offset.", valueName: "png")) var out: String?
-    @Option(help: ArgumentHelp("Size for --headless-offset.", valueName: "WxH")) var size = "1024x768"
+    @Option(help: ArgumentHelp("Panel size for --headless-offset (before --rotation).", valueName: "WxH")) var size = "1024x768"
 
     func validate() throws {
         guard ScenePattern(rawValue: pattern) != nil else { throw ValidationError("--pattern must be checker, cross or circles") }
@@ -41,8 +41,7 @@ struct Demo: ParsableCommand {
                 guard let offset = parseOffset(text), let (w, h) = parseSize(size) else {
                     throw ValidationError("--headless-offset takes WHOLE or WHOLE+FRACTION, --size WxH")
                 }
-                let image = try DemoRunner.renderHeadless(width: w, height: h, offset: offset, options: options)
-                try PNGCodec.write(image, to: out!)
+                try DemoRunner.renderHeadless(width: w, height: h, offset: offset, options: options, to: out!)
                 print(out!)
                 return 0
             }

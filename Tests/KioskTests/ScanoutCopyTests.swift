@@ -107,3 +107,20 @@ import Testing
         }
     }
 }
+
+@Suite struct HeadlessOutputTests {
+    /// Presenting a frame piecewise by damage gives the same panel as presenting it whole.
+    @Test(arguments: DisplayRotation.allCases)
+    func damageLimitedPresentsAddUpToTheFrame(rotation: DisplayRotation) throws {
+        let piecewise = try HeadlessOutput(panelWidth: 120, panelHeight: 70, rotation: rotation)
+        let whole = try HeadlessOutput(panelWidth: 120, panelHeight: 70, rotation: rotation)
+        let frame = try PixelBuffer(width: piecewise.logicalWidth, height: piecewise.logicalHeight)
+        for y in 0..<frame.height { for x in 0..<frame.width { frame.setPixel(x: x, y: y, UInt32(x * 7919 + y * 104729) & 0xFF_FFFF) } }
+        let w = frame.width, h = frame.height
+        piecewise.present(frame, damage: [PixelRect(x: 0, y: 0, width: w / 2, height: h)])
+        #expect(!piecewise.panel.hasSamePixels(as: { whole.present(frame, damage: [frame.bounds]); return whole.panel }()))
+        piecewise.present(frame, damage: [PixelRect(x: w / 2, y: 0, width: w - w / 2, height: h / 3),
+                                          PixelRect(x: w / 2, y: h / 3, width: w - w / 2, height: h - h / 3)])
+        #expect(piecewise.panel.hasSamePixels(as: whole.panel))
+    }
+}

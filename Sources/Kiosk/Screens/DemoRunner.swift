@@ -144,11 +144,13 @@ public final class DemoRunner {
 }
 
 extension DemoRunner {
-    /// Renders the demo frame at `offset` without a display, in logical orientation.
-    public static func renderHeadless(width: Int, height: Int, offset: ScrollOffset, options: DemoOptions) throws -> PixelBuffer {
-        let (scene, image) = try makeScene(width: width, height: height, options: options)
-        _ = scene.renderFull(into: image, offset: offset)
-        return image
+    /// Renders the demo frame at `offset` on a headless panel of `width` x `height`, turned by
+    /// `options.rotation` exactly as the display would show it, and writes it to `path`.
+    public static func renderHeadless(width: Int, height: Int, offset: ScrollOffset, options: DemoOptions, to path: String) throws {
+        let output = try HeadlessOutput(panelWidth: width, panelHeight: height, rotation: options.rotation)
+        let (scene, image) = try makeScene(width: output.logicalWidth, height: output.logicalHeight, options: options)
+        output.present(image, damage: [scene.renderFull(into: image, offset: offset)])
+        try output.writeScreenshot(to: path)
     }
 }
 

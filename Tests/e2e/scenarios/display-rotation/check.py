@@ -7,3 +7,5 @@ def check(r):
     r.expect("768x1024" in r.text("screenshot.png.txt"), "the layout did not see the rotated 768x1024 screen")
     r.expect_rc("headless", 0)
     kiosk.expect_same_image(r, "screenshot.png", "headless.png", rotation=90)
+    r.expect_rc("headless-panel", 0)
+    kiosk.expect_same_image(r, "screenshot.png", "headless-panel.png")

@@ -9,3 +9,5 @@ e2e_wait_for 30 test -e /results/screenshot.png.txt || e2e_log "no screenshot af
 e2e_stop kiosk TERM 20
 offset=$(sed -n 's/^offset=//p' /results/screenshot.png.txt)
 e2e_run headless kiosk demo --headless-offset "$offset" --size 768x1024 --out /results/headless.png
+# The headless output turns the frame itself, as `kiosk render` will.
+e2e_run headless-panel kiosk demo --headless-offset "$offset" --rotation 90 --size 1024x768 --out /results/headless-panel.png
