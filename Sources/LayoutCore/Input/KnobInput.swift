@@ -1,0 +1,89 @@
+/// What a knob, a key or a button asks the menu to do.
+public enum MenuCommand: String, Hashable, Sendable, CaseIterable {
+    case next, previous, select, back
+}
+
+/// Accumulates scroll-wheel and dial motion into whole items.
+///
+/// Wheels report in units of 1/120 detent (libinput's v120), high-resolution wheels in
+/// fractions of that; dials report steps. The knob's position within an item is kept, never
+/// rounded away, so fast or fine turning is never lost. Items change when that position
+/// crosses the middle between two rests, so the items moved depend only on how far the knob
+/// turned in all (not on the path), and a small wobble either way moves nothing.
+public struct KnobAccumulator: Hashable, Sendable {
+    /// Detents that make one item (sensitivity).
+    public let detentsPerItem: Int
+    /// 1, or -1 to turn the knob's sense around.
+    public let direction: Int
+    /// Position within the current item, in [0, unitsPerItem); the rest point is the middle.
+    private var units: Int
+
+    public init(detentsPerItem: Int = 1, direction: Int = 1) {
+        self.detentsPerItem = Swift.max(1, Swift.min(detentsPerItem, 1000))
+        self.direction = direction < 0 ? -1 : 1
+        units = 60 * self.detentsPerItem
+    }
+
+    var unitsPerItem: Int { 120 * detentsPerItem }
+
+    /// Adds wheel motion in v120 units (positive: towards the user, "down"); returns whole items to move.
+    public mutating func add(v120: Int) -> Int {
+        let clamped = Swift.max(-1_000_000, Swift.min(1_000_000, v120))
+        units += clamped * direction
+        let items = units >= 0 ? units / unitsPerItem : -((-units + unitsPerItem - 1) / unitsPerItem)
+        units -= items * unitsPerItem
+        return items
+    }
+
+    /// Adds whole detents (dial steps, or keys pressed).
+    public mutating func add(detents: Int) -> Int { add(v120: detents * 120) }
+
+    /// Forgets partial motion (a new screen).
+    public mutating func reset() { units = unitsPerItem / 2 }
+}
+
+/// Which key codes (Linux input event codes) mean which command.
+public struct KeyMapping: Hashable, Sendable {
+    public var commands: [UInt32: MenuCommand]
+
+    public init(_ commands: [UInt32: MenuCommand]) { self.commands = commands }
+
+    public func command(for code: UInt32) -> MenuCommand? { commands[code] }
+
+    /// Arrows, volume and page keys move; Enter, keypad Enter, Space and a knob's BTN_0 select;
+    /// Escape, Backspace and the Back key go back.
+    public static let standard = KeyMapping([
+        KeyCode.down: .next, KeyCode.right: .next, KeyCode.volumeDown: .next, KeyCode.pageDown: .next,
+        KeyCode.up: .previous, KeyCode.left: .previous, KeyCode.volumeUp: .previous, KeyCode.pageUp: .previous,
+        KeyCode.enter: .select, KeyCode.keypadEnter: .select, KeyCode.space: .select, KeyCode.button0: .select,
+        KeyCode.escape: .back, KeyCode.backspace: .back, KeyCode.back: .back,
+    ])
+}
+
+/// Linux input event codes (linux/input-event-codes.h) by name, for config files and defaults.
+public enum KeyCode {
+    public static let escape: UInt32 = 1
+    public static let backspace: UInt32 = 14
+    public static let enter: UInt32 = 28
+    public static let space: UInt32 = 57
+    public static let keypadEnter: UInt32 = 96
+    public static let up: UInt32 = 103
+    public static let pageUp: UInt32 = 104
+    public static let left: UInt32 = 105
+    public static let right: UInt32 = 106
+    public static let down: UInt32 = 108
+    public static let pageDown: UInt32 = 109
+    public static let volumeDown: UInt32 = 114
+    public static let volumeUp: UInt32 = 115
+    public static let back: UInt32 = 158
+    public static let button0: UInt32 = 0x100
+    public static let buttonLeft: UInt32 = 0x110
+
+    /// Names as in linux/input-event-codes.h, so a config can say "KEY_VOLUMEUP".
+    public static let byName: [String: UInt32] = [
+        "KEY_ESC": escape, "KEY_BACKSPACE": backspace, "KEY_ENTER": enter, "KEY_SPACE": space,
+        "KEY_KPENTER": keypadEnter, "KEY_UP": up, "KEY_PAGEUP": pageUp, "KEY_LEFT": left, "KEY_RIGHT": right,
+        "KEY_DOWN": down, "KEY_PAGEDOWN": pageDown, "KEY_VOLUMEDOWN": volumeDown, "KEY_VOLUMEUP": volumeUp,
+        "KEY_BACK": back, "BTN_0": button0, "BTN_LEFT": buttonLeft,
+    ]
+}
