@@ -30,7 +30,10 @@ def run(cmd, **kw):
 
 def apt_kernel():
     """(abi, package version) of the kernel apt would install, e.g. ('6.1.0-56-amd64', '6.1.192-2')."""
-    deps = run(["apt-cache", "depends", "linux-image-amd64"])
+    try:
+        deps = run(["apt-cache", "depends", "linux-image-amd64"])
+    except RuntimeError as e:
+        raise RuntimeError(f"{e}\n(no apt lists? run `apt-get update`, or set KIOSK_E2E_KERNEL=ABI=VERSION)")
     m = re.search(r"Depends: linux-image-(\S+)", deps)
     if not m:
         raise RuntimeError(f"cannot find the kernel in `apt-cache depends linux-image-amd64`:\n{deps}")

@@ -164,9 +164,13 @@ def main(argv):
         log(f"{KIOSK_BUILD}")
         subprocess.run(KIOSK_BUILD.split(), cwd=REPO, check=True)
     t0 = time.monotonic()
-    with cache.locked():
-        guest = Guest(kernel.kernel())
-        payload_files = [tools.kiosk_uinput()]
+    try:
+        with cache.locked():
+            guest = Guest(kernel.kernel())
+            payload_files = [tools.kiosk_uinput()]
+    except RuntimeError as e:
+        print(f"FAIL preparing the guest: {e}", file=sys.stderr)
+        return 1
     kiosk = Path(args.kiosk)
     if kiosk.is_file():
         payload_files.append(kiosk)
