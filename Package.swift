@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-numerics.git", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
     ],
     targets: [
         // FreeType and libpng, found through pkg-config; nothing but a module map and a shim header.
@@ -53,7 +54,7 @@ let package = Package(
         // The program's logic: display output, event loop, screens. Tested without a device.
         .target(
             name: "Kiosk",
-            dependencies: ["LayoutCore", "Raster", "CDRM", "CInput", "CLinux"]
+            dependencies: ["LayoutCore", "Raster", "CDRM", "CInput", "CLinux", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // The `kiosk` executable: argument parsing only.
         .executableTarget(

@@ -1,0 +1,271 @@
+import LayoutCore
+import Raster
+import TOMLKit
+
+/// Turns a parsed TOML document into a `KioskConfig`, collecting every decoding problem (wrong
+/// types, unknown keys, values outside their set) rather than stopping at the first. Values that
+/// fail are replaced by defaults so that decoding can go on; the result is only meant to be used
+/// when no error was recorded.
+struct ConfigDecoder {
+    let problems: DecodingProblems
+    /// Directory of the config file, absolute: relative paths resolve against it.
+    let baseDirectory: String
+    /// Screen name → line of first mention, to keep the file's order (TOML tables are unordered).
+    let screenOrder: [String: Int]
+
+    func decode(_ root: TOMLTable) -> KioskConfig {
+        let top = ConfigTableReader(root, path: ConfigKeyPath(), problems: problems)
+        let display = top.table("display").map(decodeDisplay) ?? DisplayConfig()
+        let background = top.table("background").map { decodeBackground($0, over: BackgroundConfig()) } ?? BackgroundConfig()
+        let theme = top.table("theme").map(decodeTheme) ?? ThemeConfig()
+        let input = top.table("input").map(decodeInput) ?? InputConfig()
+        let home = top.string("home")
+        var screens: [ScreenConfig] = []
+        if let table = top.table("screens") {
+            let names = table.source.keys.sorted { (screenOrder[$0] ?? .max, $0) < (screenOrder[$1] ?? .max, $1) }
+            for name in names {
+                guard let screen = table.table(name) else { continue }
+                screens.append(decodeScreen(screen, name: name, background: background))
+            }
+            table.finish()
+            if names.isEmpty { problems.add(at: "screens", "no screens: add at least one [screens.NAME] table") }
+        } else if !top.has("screens") {
+            problems.add(at: "screens", "no screens: add at least one [screens.NAME] table with one item")
+        }
+        if home == nil, !top.has("home"), screens.count > 1 {
+            problems.add(at: "home", "missing: with several screens, name the first one (home = \"\(screens[0].name)\")")
+        }
+        var idle: Double?
+        if let seconds = top.double("idle_timeout") {
+            if seconds < 0 { top.fail("idle_timeout", "expected seconds >= 0 (0 means never), got \(seconds)") }
+            idle = seconds > 0 ? seconds : nil
+        }
+        let status = top.string("status_file").map { resolve($0) } ?? KioskConfig.defaultStatusFile
+        let screenshot = top.string("screenshot_file").map { resolve($0) } ?? KioskConfig.defaultScreenshotFile
+        top.finish()
+        return KioskConfig(display: display, background: background, theme: theme, input: input,
+                           home: home ?? screens.first?.name ?? "", screens: screens, idleTimeout: idle,
+                           statusFile: status, screenshotFile: screenshot)
+    }
+
+    func resolve(_ path: String) -> String { ConfigValues.resolve(path, against: baseDirectory) }
+
+    // MARK: Sections
+
+    func decodeDisplay(_ t: ConfigTableReader) -> DisplayConfig {
+        var d = DisplayConfig()
+        d.card = t.string("card").map { resolve($0) }
+        d.connector = t.string("connector")
+        if let text = t.string("mode") {
+            if let mode = ModeRequest(parsing: text) { d.mode = mode } else {
+                t.fail("mode", "expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ (\"800x480\", \"1920x1080@60\"), got \"\(text)\"")
+            }
+        }
+        if let degrees = t.int("rotation") {
+            if let r = DisplayRotation(degrees: degrees) { d.rotation = r } else {
+                t.fail("rotation", "expected 0, 90, 180 or 270, got \(degrees)")
+            }
+        }
+        t.finish()
+        return d
+    }
+
+    func decodeBackground(_ t: ConfigTableReader, over base: BackgroundConfig) -> BackgroundConfig {
+        var b = base
+        if let p = t.choice("pattern", BackgroundPattern.allCases.map(\.rawValue)) { b.pattern = BackgroundPattern(rawValue: p)! }
+        if let cell = t.int("cell") { b.cell = cell }
+        if let c = color(t, "foreground") { b.foreground = c }
+        if let c = color(t, "background") { b.background = c }
+        if let c = color(t, "line") { b.line = c }
+        if let w = t.double("line_width") { b.lineWidth = w }
+        if let image = t.string("image") { b.image = resolve(image) }
+        t.finish()
+        return b
+    }
+
+    func decodeTheme(_ t: ConfigTableReader) -> ThemeConfig {
+        var th = ThemeConfig()
+        if let font = t.string("font") { th.font = resolve(font) }
+        if let v = t.double("text_size") { th.textSize = v }
+        if let v = t.double("title_size") { th.titleSize = v }
+        if let c = color(t, "row") { th.row = c }
+        if let v = t.double("row_opacity") { th.rowOpacity = v }
+        if let v = t.double("corner_radius") { th.cornerRadius = v }
+        if let c = color(t, "text") { th.text = c }
+        if let c = color(t, "highlight") { th.highlight = c }
+        if let v = t.double("highlight_width") { th.highlightWidth = v }
+        if let c = color(t, "title") { th.title = c }
+        if let c = color(t, "banner") { th.banner = c }
+        if let c = color(t, "banner_text") { th.bannerText = c }
+        t.finish()
+        return th
+    }
+
+    func decodeInput(_ t: ConfigTableReader) -> InputConfig {
+        var i = InputConfig()
+        if let seat = t.string("seat") { i.seat = seat }
+        if let d = t.int("knob_direction") {
+            if d == 1 || d == -1 { i.knobDirection = d } else { t.fail("knob_direction", "expected 1 or -1, got \(d)") }
+        }
+        if let d = t.int("detents_per_item") { i.detentsPerItem = d }
+        if let keys = t.table("keys") {
+            var k = KeyBindings()
+            if let v = keyNames(keys, "next") { k.next = v }
+            if let v = keyNames(keys, "previous") { k.previous = v }
+            if let v = keyNames(keys, "select") { k.select = v }
+            if let v = keyNames(keys, "back") { k.back = v }
+            keys.finish()
+            i.keys = k
+        }
+        if let m = t.doubleArray("calibration") {
+            if m.count == 6 { i.calibration = m } else {
+                t.fail("calibration", "expected 6 numbers (libinput's matrix a b c d e f), got \(m.count)")
+            }
+        }
+        i.touchOutput = t.string("touch_output")
+        t.finish()
+        return i
+    }
+
+    private func keyNames(_ t: ConfigTableReader, _ key: String) -> [String]? {
+        guard let names = t.stringArray(key) else { return nil }
+        for (n, name) in names.enumerated() where !ConfigValues.isKeyName(name) {
+            problems.add(at: t.path.appending(key).appending(index: n),
+                         "expected an evdev key name such as \"KEY_ENTER\" or \"BTN_0\", got \"\(name)\"")
+        }
+        return names
+    }
+
+    private func color(_ t: ConfigTableReader, _ key: String) -> Color? {
+        guard let text = t.string(key) else { return nil }
+        guard let c = ConfigValues.color(text) else {
+            t.fail(key, "expected a colour \"#rrggbb\" or \"#rrggbbaa\", got \"\(text)\"")
+            return nil
+        }
+        return c
+    }
+
+    // MARK: Screens
+
+    func decodeScreen(_ t: ConfigTableReader, name: String, background: BackgroundConfig) -> ScreenConfig {
+        let style = t.choice("style", ScreenStyle.allCases.map(\.rawValue)).flatMap(ScreenStyle.init(rawValue:))
+        if style == nil, !t.has("style") { t.fail("style", "missing: expected \"arc\", \"dial\" or \"list\"") }
+        let title = t.string("title")
+        let screenBackground = t.table("background").map { decodeBackground($0, over: background) } ?? background
+        let layout: ScreenLayout
+        var sections: [MenuSection] = []
+        switch style ?? .arc {
+        case .arc:
+            var a = ArcStyle()
+            if let e = t.choice("edge", ArcEdge.allCases.map(\.rawValue)) { a.edge = ArcEdge(rawValue: e)! }
+            if let v = t.double("radius_ratio") { a.radiusRatio = v }
+            if let v = t.doubleArray("translation") {
+                if v.count == 2 { a.translation = Point(x: v[0], y: v[1]) } else {
+                    t.fail("translation", "expected [x, y], got \(v.count) numbers")
+                }
+            }
+            if let v = t.double("rows_visible") { a.rowsVisible = v }
+            if let v = t.double("row_length") { a.rowLength = v }
+            if let v = t.double("row_thickness") { a.rowThickness = v }
+            if let v = t.double("inset") { a.inset = v }
+            if let v = t.bool("wrap") { a.wrap = v }
+            layout = .arc(a)
+        case .dial:
+            var d = DialStyle()
+            if let v = t.int("slots") { d.slots = v }
+            if let v = t.double("radius") { d.radius = v }
+            if let v = t.double("pointer") { d.pointer = v }
+            if let v = t.bool("wrap") { d.wrap = v }
+            layout = .dial(d)
+        case .list:
+            var l = ListStyle()
+            if let v = t.int("columns") { l.columns = v }
+            if let v = t.double("row_height") { l.rowHeight = v }
+            layout = .list(l)
+        }
+        if style == .list {
+            if let tables = t.tables("sections") {
+                for s in tables {
+                    let items = s.tables("items")?.map(decodeItem) ?? []
+                    if !s.has("items") { s.fail("items", "missing: a section needs at least one [[...items]]") }
+                    sections.append(MenuSection(title: s.string("title"), items: items))
+                    s.finish()
+                }
+            } else if !t.has("sections") {
+                t.fail("sections", "missing: a list screen needs [[screens.\(name).sections]] with items")
+            }
+        } else if style != nil {
+            let items = t.tables("items")?.map(decodeItem) ?? []
+            if !t.has("items") { t.fail("items", "missing: a screen needs at least one [[screens.\(name).items]]") }
+            sections = [MenuSection(items: items)]
+        }
+        t.finish()
+        return ScreenConfig(name: name, title: title, layout: layout, background: screenBackground, sections: sections)
+    }
+
+    func decodeItem(_ t: ConfigTableReader) -> MenuItem {
+        let label = t.string("label")
+        if label == nil, !t.has("label") { t.fail("label", "missing: every item needs a label") }
+        let icon = t.string("icon").map { resolve($0) }
+        let kind = t.choice("action", ItemAction.kinds)
+        if kind == nil, !t.has("action") {
+            t.fail("action", "missing: expected one of \(ItemAction.kinds.map { "\"\($0)\"" }.joined(separator: ", "))")
+        }
+        var action = ItemAction.back
+        switch kind {
+        case "screen":
+            if let target = t.string("screen") { action = .screen(target) } else if !t.has("screen") {
+                t.fail("screen", "missing: action \"screen\" needs screen = \"NAME\"")
+            }
+        case "exec", "spawn":
+            if let command = decodeCommand(t) { action = kind == "exec" ? .exec(command) : .spawn(command) }
+        case "reload": action = .reload
+        case "poweroff": action = .poweroff
+        case "reboot": action = .reboot
+        default: action = .back
+        }
+        if kind != "screen", t.has("screen") { _ = t.value("screen"); t.fail("screen", "only used with action = \"screen\"") }
+        if kind != "exec", kind != "spawn" {
+            for key in ["command", "env"] where t.has(key) {
+                _ = t.value(key)
+                t.fail(key, "only used with action = \"exec\" or \"spawn\"")
+            }
+        }
+        t.finish()
+        return MenuItem(label: label ?? "", icon: icon, action: action)
+    }
+
+    private func decodeCommand(_ t: ConfigTableReader) -> Command? {
+        if let v = t.value("command"), v.type == .string {
+            t.fail("command", "expected an array of strings (argv), got a string; write command = [\(suggestedArgv(v.string ?? ""))]: commands never go through a shell")
+            return nil
+        }
+        guard let argv = t.stringArray("command") else {
+            if !t.has("command") { t.fail("command", "missing: exec and spawn need command = [\"/path/to/program\", \"arg\"]") }
+            return nil
+        }
+        guard let first = argv.first, !first.isEmpty else {
+            t.fail("command", argv.isEmpty ? "empty: expected at least the program" : "the program name is empty")
+            return nil
+        }
+        var argvResolved = argv
+        // A program given with a relative directory (`./bin/x`) is relative to the config file.
+        if first.contains("/") { argvResolved[0] = resolve(first) }
+        var environment: [String: String] = [:]
+        if let env = t.table("env") {
+            for key in env.source.keys.sorted() {
+                if let value = env.string(key) {
+                    if key.isEmpty || key.contains("=") { env.fail(key, "environment variable names cannot be empty or contain \"=\"") }
+                    environment[key] = value
+                }
+            }
+            env.finish()
+        }
+        return Command(argv: argvResolved, environment: environment)
+    }
+
+    /// `"/usr/bin/foo", "--bar"` from `/usr/bin/foo --bar`, to show the argv form of a shell-like string.
+    private func suggestedArgv(_ text: String) -> String {
+        text.split(separator: " ").prefix(8).map { "\"\(ConfigKeyPath.escaped(String($0)))\"" }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,135 @@
+/// Where in a config file a problem is: a source position (syntax errors, and decoded values
+/// whose line could be found), a key path in the config's own notation, or both.
+public struct ConfigLocation: Hashable, Sendable, CustomStringConvertible {
+    /// 1-based line and column, when known.
+    public var line: Int?
+    public var column: Int?
+    /// `screens.main.items[3].command`; empty for the file as a whole.
+    public var keyPath: ConfigKeyPath
+
+    public init(line: Int? = nil, column: Int? = nil, keyPath: ConfigKeyPath = ConfigKeyPath()) {
+        self.line = line
+        self.column = column
+        self.keyPath = keyPath
+    }
+
+    /// `12:7: screens.main` or `screens.main` or `12:7` or nothing.
+    public var description: String {
+        var parts: [String] = []
+        if let line {
+            parts.append(column.map { "\(line):\($0)" } ?? "\(line)")
+        }
+        if !keyPath.isEmpty { parts.append(keyPath.description) }
+        return parts.joined(separator: ": ")
+    }
+}
+
+/// A key path such as `screens.main.items[3].command`: table keys and array indices (0-based).
+/// Keys that are not bare TOML keys are quoted, so the path reads as TOML would write it.
+public struct ConfigKeyPath: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    public enum Component: Hashable, Sendable {
+        case key(String)
+        case index(Int)
+    }
+
+    public var components: [Component]
+
+    public init(_ components: [Component] = []) { self.components = components }
+
+    /// A dotted path of plain keys (no indices), for literals in code and tests.
+    public init(stringLiteral value: String) {
+        components = value.isEmpty ? [] : value.split(separator: ".", omittingEmptySubsequences: false).map { .key(String($0)) }
+    }
+
+    public var isEmpty: Bool { components.isEmpty }
+
+    public func appending(_ key: String) -> ConfigKeyPath { ConfigKeyPath(components + [.key(key)]) }
+    public func appending(index: Int) -> ConfigKeyPath { ConfigKeyPath(components + [.index(index)]) }
+
+    public var description: String {
+        var text = ""
+        for component in components {
+            switch component {
+            case .key(let key):
+                if !text.isEmpty { text += "." }
+                text += Self.isBare(key) ? key : "\"" + Self.escaped(key) + "\""
+            case .index(let i):
+                text += "[\(i)]"
+            }
+        }
+        return text
+    }
+
+    /// TOML bare keys: ASCII letters, digits, `-` and `_`, at least one character.
+    static func isBare(_ key: String) -> Bool {
+        !key.isEmpty && key.unicodeScalars.allSatisfy { s in
+            (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || s == "-" || s == "_"
+        }
+    }
+
+    static func escaped(_ key: String) -> String {
+        var out = ""
+        for s in key.unicodeScalars {
+            switch s {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where s.value < 0x20 || s.value == 0x7F: out += "\\u" + hex4(s.value)
+            default: out.unicodeScalars.append(s)
+            }
+        }
+        return out
+    }
+
+    private static func hex4(_ v: UInt32) -> String {
+        let digits = String(v, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
+
+/// One thing wrong (or doubtful) in a config file.
+public struct ConfigProblem: Hashable, Sendable, CustomStringConvertible {
+    public enum Severity: String, Hashable, Sendable, Comparable {
+        /// The file cannot be used: the kiosk keeps its last good config.
+        case error
+        /// The file works, but probably not as its author meant (for example an unreachable screen).
+        case warning
+
+        public static func < (a: Severity, b: Severity) -> Bool { a == .error && b == .warning }
+    }
+
+    public var severity: Severity
+    /// The file as the caller named it.
+    public var file: String
+    public var location: ConfigLocation
+    public var message: String
+
+    public init(_ severity: Severity, file: String, at location: ConfigLocation, _ message: String) {
+        self.severity = severity
+        self.file = file
+        self.location = location
+        self.message = message
+    }
+
+    /// `kiosk.toml:12:7: screens.main.items[3].command: "/usr/bin/nonexistent" does not exist`,
+    /// with `warning: ` before the message for warnings. One line: newlines in messages are escaped.
+    public var description: String {
+        let place = location.description
+        let prefix = place.isEmpty ? file : file + ":" + (location.line == nil ? " " : "") + place
+        let text = (severity == .warning ? "warning: " : "") + message
+        return prefix + ": " + text.replacingNewlines()
+    }
+}
+
+extension [ConfigProblem] {
+    public var hasErrors: Bool { contains { $0.severity == .error } }
+    public var errors: [ConfigProblem] { filter { $0.severity == .error } }
+    public var warnings: [ConfigProblem] { filter { $0.severity == .warning } }
+}
+
+extension String {
+    /// The text on one line: line breaks become `\n`, so a log line stays one line.
+    func replacingNewlines() -> String {
+        guard contains(where: \.isNewline) else { return self }
+        return split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: "\\n")
+    }
+}

@@ -1,0 +1,256 @@
+import Glibc
+import Raster
+
+/// Checks a decoded config against everything the running kiosk would meet: fonts and images that
+/// load, commands that can start, screens that exist, values in their ranges. Collects every
+/// problem, not just the first, so that `kiosk check-config` lists all of them at once.
+public struct ConfigValidator {
+    /// Colon-separated directories where bare command names are looked up.
+    public var searchPath: String
+    /// How messages name the file.
+    public var file: String
+
+    public init(file: String, searchPath: String? = nil) {
+        self.file = file
+        self.searchPath = searchPath ?? getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
+    }
+
+    public func validate(_ config: KioskConfig) -> [ConfigProblem] {
+        var run = ValidationRun(file: file, searchPath: searchPath)
+        run.check(config)
+        return run.problems
+    }
+}
+
+/// One validation pass: its problems, and the files already loaded (an icon used ten times is
+/// decoded once).
+private struct ValidationRun {
+    let file: String
+    let searchPath: String
+    var problems: [ConfigProblem] = []
+    private var checkedFiles: [String: String?] = [:]
+
+    init(file: String, searchPath: String) {
+        self.file = file
+        self.searchPath = searchPath
+    }
+
+    mutating func fail(_ path: ConfigKeyPath, _ message: String) {
+        problems.append(ConfigProblem(.error, file: file, at: ConfigLocation(keyPath: path), message))
+    }
+
+    mutating func warn(_ path: ConfigKeyPath, _ message: String) {
+        problems.append(ConfigProblem(.warning, file: file, at: ConfigLocation(keyPath: path), message))
+    }
+
+    mutating func range<T: Comparable>(_ value: T, _ allowed: ClosedRange<T>, _ path: ConfigKeyPath) {
+        if !allowed.contains(value) { fail(path, "\(value) is out of range \(allowed.lowerBound)...\(allowed.upperBound)") }
+    }
+
+    /// `value` must be > `lower` and <= `upper`.
+    mutating func range(_ value: Double, above lower: Double, upTo upper: Double, _ path: ConfigKeyPath) {
+        if !(value > lower && value <= upper) { fail(path, "\(value) is out of range: expected more than \(lower) and at most \(upper)") }
+    }
+
+    mutating func check(_ config: KioskConfig) {
+        checkTheme(config.theme)
+        checkBackground(config.background, at: "background")
+        checkInput(config.input)
+        checkScreens(config)
+    }
+
+    // MARK: Theme, background, input
+
+    mutating func checkTheme(_ theme: ThemeConfig) {
+        checkFont(theme.font, at: "theme.font")
+        range(theme.textSize, above: 0, upTo: 1, "theme.text_size")
+        range(theme.titleSize, above: 0, upTo: 0.5, "theme.title_size")
+        range(theme.rowOpacity, 0...1, "theme.row_opacity")
+        range(theme.cornerRadius, 0...0.5, "theme.corner_radius")
+        range(theme.highlightWidth, 0...32, "theme.highlight_width")
+    }
+
+    /// Checks `b`; with `inherited` (a screen's override), only what differs from it, so that a
+    /// global problem is reported once, at the global key.
+    mutating func checkBackground(_ b: BackgroundConfig, at path: ConfigKeyPath, inherited: BackgroundConfig? = nil) {
+        if b == inherited { return }
+        if b.cell != inherited?.cell { range(b.cell, 2...512, path.appending("cell")) }
+        if b.lineWidth != inherited?.lineWidth { range(b.lineWidth, above: 0, upTo: 64, path.appending("line_width")) }
+        if let inherited, b.pattern == inherited.pattern, b.image == inherited.image { return }
+        switch (b.pattern, b.image) {
+        case (.image, nil):
+            fail(path.appending("image"), "missing: pattern \"image\" needs image = \"tile.png\"")
+        case (.image, let image?):
+            checkPNG(image, at: path.appending("image"))
+        case (_, _?):
+            warn(path.appending("image"), "ignored unless pattern = \"image\" (pattern is \"\(b.pattern.rawValue)\")")
+        default:
+            break
+        }
+    }
+
+    mutating func checkInput(_ input: InputConfig) {
+        if input.seat.isEmpty { fail("input.seat", "empty: expected a seat name such as \"seat0\"") }
+        range(input.detentsPerItem, 1...100, "input.detents_per_item")
+        let bindings = [("next", input.keys.next), ("previous", input.keys.previous),
+                        ("select", input.keys.select), ("back", input.keys.back)]
+        var owner: [String: String] = [:]
+        for (command, names) in bindings {
+            for (i, name) in names.enumerated() {
+                if let other = owner[name], other != command {
+                    fail(ConfigKeyPath([.key("input"), .key("keys"), .key(command), .index(i)]), "\(name) is already bound to \(other)")
+                }
+                owner[name] = command
+            }
+        }
+    }
+
+    // MARK: Screens
+
+    mutating func checkScreens(_ config: KioskConfig) {
+        let names = config.screens.map(\.name)
+        if config.screens.isEmpty { return }  // reported while decoding
+        if config.screen(named: config.home) == nil {
+            fail("home", "no screen named \"\(config.home)\"" + didYouMean(config.home, among: names) + "; screens: \(names.joined(separator: ", "))")
+        }
+        for screen in config.screens {
+            checkScreen(screen, names: names, globalBackground: config.background)
+        }
+        warnUnreachable(config)
+    }
+
+    mutating func checkScreen(_ screen: ScreenConfig, names: [String], globalBackground: BackgroundConfig) {
+        let base = ConfigKeyPath([.key("screens"), .key(screen.name)])
+        checkBackground(screen.background, at: base.appending("background"), inherited: globalBackground)
+        switch screen.layout {
+        case .arc(let a):
+            range(a.radiusRatio, above: 0, upTo: 10, base.appending("radius_ratio"))
+            range(a.rowsVisible, above: 0, upTo: 100, base.appending("rows_visible"))
+            range(a.rowLength, above: 0, upTo: 1, base.appending("row_length"))
+            range(a.rowThickness, above: 0, upTo: 1, base.appending("row_thickness"))
+            range(a.inset, -1080...1080, base.appending("inset"))
+            range(a.translation.x, -10000...10000, base.appending("translation").appending(index: 0))
+            range(a.translation.y, -10000...10000, base.appending("translation").appending(index: 1))
+        case .dial(let d):
+            range(d.slots, 1...64, base.appending("slots"))
+            range(d.radius, above: 0, upTo: 0.5, base.appending("radius"))
+            range(d.pointer, -360...360, base.appending("pointer"))
+        case .list(let l):
+            range(l.columns, 1...8, base.appending("columns"))
+            range(l.rowHeight, above: 0, upTo: 1, base.appending("row_height"))
+        }
+        if screen.items.isEmpty {
+            let key = screen.style == .list ? "sections" : "items"
+            fail(base.appending(key), "screen \"\(screen.name)\" has no items; add at least one")
+        }
+        for (s, section) in screen.sections.enumerated() {
+            let sectionPath = screen.style == .list ? base.appending("sections").appending(index: s) : base
+            if screen.style == .list, section.items.isEmpty {
+                fail(sectionPath.appending("items"), "section has no items")
+            }
+            for (i, item) in section.items.enumerated() {
+                checkItem(item, at: sectionPath.appending("items").appending(index: i), names: names)
+            }
+        }
+    }
+
+    mutating func checkItem(_ item: MenuItem, at path: ConfigKeyPath, names: [String]) {
+        if item.label.allSatisfy(\.isWhitespace) { fail(path.appending("label"), "empty: every item needs a label") }
+        if let icon = item.icon { checkPNG(icon, at: path.appending("icon")) }
+        switch item.action {
+        case .screen(let target):
+            if !names.contains(target) {
+                fail(path.appending("screen"), "no screen named \"\(target)\"" + didYouMean(target, among: names)
+                     + "; screens: \(names.joined(separator: ", "))")
+            }
+        case .exec(let command), .spawn(let command):
+            checkCommand(command, at: path.appending("command"))
+        case .back, .reload, .poweroff, .reboot:
+            break
+        }
+    }
+
+    mutating func warnUnreachable(_ config: KioskConfig) {
+        var reached: Set<String> = [config.home]
+        var queue = [config.home]
+        while let name = queue.popLast() {
+            guard let screen = config.screen(named: name) else { continue }
+            for item in screen.items {
+                if case .screen(let target) = item.action, reached.insert(target).inserted { queue.append(target) }
+            }
+        }
+        for screen in config.screens where !reached.contains(screen.name) {
+            warn(ConfigKeyPath([.key("screens"), .key(screen.name)]),
+                 "screen \"\(screen.name)\" cannot be reached from home \"\(config.home)\" (no item opens it)")
+        }
+    }
+
+    // MARK: Files and programs
+
+    mutating func checkFont(_ path: String, at key: ConfigKeyPath) {
+        guard let error = cachedCheck(path, { () -> String? in
+            do {
+                _ = try Font(path: path)
+                return nil
+            } catch {
+                return "\"\(path)\" cannot be loaded as a font: \(error)"
+            }
+        }) else { return }
+        fail(key, error)
+    }
+
+    mutating func checkPNG(_ path: String, at key: ConfigKeyPath) {
+        guard let error = cachedCheck(path, { () -> String? in
+            do {
+                _ = try PNGCodec.read(path: path)
+                return nil
+            } catch {
+                return "\"\(path)\" cannot be loaded as a PNG: \(error)"
+            }
+        }) else { return }
+        fail(key, error)
+    }
+
+    /// Runs `load` once per path after checking that the path is a readable regular file.
+    private mutating func cachedCheck(_ path: String, _ load: () -> String?) -> String? {
+        if let known = checkedFiles[path] { return known }
+        let result = fileProblem(path) ?? load()
+        checkedFiles[path] = result
+        return result
+    }
+
+    /// Why `path` is not a readable regular file, or nil.
+    private func fileProblem(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return errno == ENOENT ? "\"\(path)\" does not exist" : "\"\(path)\": \(String(cString: strerror(errno)))"
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else { return "\"\(path)\" is not a regular file" }
+        guard access(path, R_OK) == 0 else { return "\"\(path)\" is not readable: \(String(cString: strerror(errno)))" }
+        return nil
+    }
+
+    mutating func checkCommand(_ command: Command, at path: ConfigKeyPath) {
+        guard let program = command.argv.first else { return }  // reported while decoding
+        if program.contains("/") {
+            if let problem = executableProblem(program) { fail(path.appending(index: 0), problem) }
+            return
+        }
+        let directories = searchPath.split(separator: ":").map(String.init).filter { !$0.isEmpty }
+        let found = directories.contains { executableProblem($0 + "/" + program) == nil }
+        if !found {
+            fail(path.appending(index: 0), "\"\(program)\" is not found in PATH (\(searchPath)); give an absolute path or install it")
+        }
+    }
+
+    /// Why `path` cannot be executed, or nil.
+    private func executableProblem(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return errno == ENOENT ? "\"\(path)\" does not exist" : "\"\(path)\": \(String(cString: strerror(errno)))"
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else { return "\"\(path)\" is not a regular file" }
+        guard access(path, X_OK) == 0 else { return "\"\(path)\" is not executable" }
+        return nil
+    }
+}

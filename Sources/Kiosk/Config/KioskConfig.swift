@@ -1,0 +1,376 @@
+import LayoutCore
+import Raster
+
+/// The kiosk's configuration as decoded from one TOML file (DESIGN.md §3): typed values with every
+/// default filled in and every relative path already resolved against the file's directory.
+/// `ConfigLoader` builds it, `ConfigValidator` checks what decoding cannot (files, ranges, references).
+public struct KioskConfig: Sendable, Equatable {
+    public var display: DisplayConfig
+    public var background: BackgroundConfig
+    public var theme: ThemeConfig
+    public var input: InputConfig
+    /// The screen shown first, and the one an idle kiosk returns to.
+    public var home: String
+    /// In the order the file names them first.
+    public var screens: [ScreenConfig]
+    /// Seconds without input after which the kiosk returns to `home`; nil means never.
+    public var idleTimeout: Double?
+    /// JSON status for monitoring, rewritten atomically on every change.
+    public var statusFile: String
+    /// Where a screenshot request writes its PNG.
+    public var screenshotFile: String
+
+    public init(display: DisplayConfig = DisplayConfig(), background: BackgroundConfig = BackgroundConfig(),
+                theme: ThemeConfig = ThemeConfig(), input: InputConfig = InputConfig(), home: String,
+                screens: [ScreenConfig], idleTimeout: Double? = nil,
+                statusFile: String = KioskConfig.defaultStatusFile, screenshotFile: String = KioskConfig.defaultScreenshotFile) {
+        self.display = display
+        self.background = background
+        self.theme = theme
+        self.input = input
+        self.home = home
+        self.screens = screens
+        self.idleTimeout = idleTimeout
+        self.statusFile = statusFile
+        self.screenshotFile = screenshotFile
+    }
+
+    public static let defaultPath = "/etc/kiosk/kiosk.toml"
+    public static let defaultStatusFile = "/run/kiosk/status.json"
+    public static let defaultScreenshotFile = "/run/kiosk/screenshot.png"
+
+    public func screen(named name: String) -> ScreenConfig? { screens.first { $0.name == name } }
+}
+
+// MARK: - Display
+
+/// `[display]`: which output to take and how the logical screen is turned on it.
+public struct DisplayConfig: Sendable, Equatable {
+    public var card: String?
+    public var connector: String?
+    public var mode: ModeRequest?
+    public var rotation: DisplayRotation
+
+    public init(card: String? = nil, connector: String? = nil, mode: ModeRequest? = nil, rotation: DisplayRotation = .none) {
+        self.card = card
+        self.connector = connector
+        self.mode = mode
+        self.rotation = rotation
+    }
+
+    /// What `DisplayChoice.find` takes.
+    public var request: DisplayRequest { DisplayRequest(card: card, connector: connector, mode: mode) }
+}
+
+// MARK: - Background
+
+/// The background pattern kinds of DESIGN.md §1.
+public enum BackgroundPattern: String, CaseIterable, Sendable, Equatable {
+    case checker, cross, circles, solid, image
+}
+
+/// `[background]` (and a screen's `background` override): a pattern tiled from one cell.
+public struct BackgroundConfig: Sendable, Equatable {
+    public var pattern: BackgroundPattern
+    /// Cell size in pixels on a 1080-line screen; scaled by height/1080 (DESIGN.md §5).
+    public var cell: Int
+    public var foreground: Color
+    public var background: Color
+    /// The cross pattern's diagonals.
+    public var line: Color
+    /// Stroke width of the cross diagonals and circles, in pixels at 1080 lines.
+    public var lineWidth: Double
+    /// Absolute path of the PNG tile for `pattern = "image"`.
+    public var image: String?
+
+    public init(pattern: BackgroundPattern = .checker, cell: Int = 32, foreground: Color = Color(rgb: 0xD8DEE6),
+                background: Color = Color(rgb: 0xEEF1F5), line: Color = Color(rgb: 0xC9D3DF), lineWidth: Double = 1,
+                image: String? = nil) {
+        self.pattern = pattern
+        self.cell = cell
+        self.foreground = foreground
+        self.background = background
+        self.line = line
+        self.lineWidth = lineWidth
+        self.image = image
+    }
+
+    /// The cell size on a screen `height` lines high: rounded, at least 2 pixels.
+    public func cellSize(forHeight height: Int) -> Int {
+        max(2, Int((Double(cell) * Double(height) / 1080).rounded()))
+    }
+
+    /// The tile for a screen `height` lines high. `image` is the decoded PNG for `pattern = "image"`
+    /// (the caller loads and caches it); without one, an image background falls back to solid.
+    public func makeTile(forHeight height: Int, image decoded: PixelBuffer? = nil) throws(RasterError) -> PatternTile {
+        let size = cellSize(forHeight: height)
+        let width = max(0.5, lineWidth * Double(height) / 1080)
+        switch pattern {
+        case .checker: return try .checker(cell: size, foreground: foreground, background: background)
+        case .cross: return try .cross(cell: size, foreground: foreground, lineColor: line, background: background, lineWidth: width)
+        case .circles: return try .circles(cell: size, foreground: foreground, background: background, lineWidth: width)
+        case .solid: return try .solid(background)
+        case .image:
+            guard let decoded else { return try .solid(background) }
+            return try .image(decoded, cellWidth: size, cellHeight: size, background: background)
+        }
+    }
+}
+
+// MARK: - Theme
+
+/// `[theme]`: font, sizes and colours shared by every screen.
+public struct ThemeConfig: Sendable, Equatable {
+    /// Absolute path of a TrueType/OpenType font file.
+    public var font: String
+    /// Label size as a fraction of the row height.
+    public var textSize: Double
+    /// Title size as a fraction of the screen height.
+    public var titleSize: Double
+    public var row: Color
+    public var rowOpacity: Double
+    /// Corner radius as a fraction of the row height.
+    public var cornerRadius: Double
+    public var text: Color
+    /// Outline of the selected row.
+    public var highlight: Color
+    public var highlightWidth: Double
+    public var title: Color
+    /// The error banner's fill and text.
+    public var banner: Color
+    public var bannerText: Color
+
+    public init(font: String = Font.dejaVuSansPath, textSize: Double = 0.4, titleSize: Double = 0.06,
+                row: Color = Color(rgb: 0x202833), rowOpacity: Double = 0.85, cornerRadius: Double = 0.25,
+                text: Color = .white, highlight: Color = Color(rgb: 0x5FA8FF), highlightWidth: Double = 2,
+                title: Color = Color(rgb: 0x202833), banner: Color = Color(rgb: 0xB3261E), bannerText: Color = .white) {
+        self.font = font
+        self.textSize = textSize
+        self.titleSize = titleSize
+        self.row = row
+        self.rowOpacity = rowOpacity
+        self.cornerRadius = cornerRadius
+        self.text = text
+        self.highlight = highlight
+        self.highlightWidth = highlightWidth
+        self.title = title
+        self.banner = banner
+        self.bannerText = bannerText
+    }
+}
+
+// MARK: - Screens
+
+/// `[screens.NAME]`: one screen, its layout, and its items grouped in sections.
+public struct ScreenConfig: Sendable, Equatable {
+    public var name: String
+    /// Shown as a header; nil shows none.
+    public var title: String?
+    public var layout: ScreenLayout
+    /// The global background with this screen's overrides applied.
+    public var background: BackgroundConfig
+    /// Arc and dial screens have one untitled section; list screens have the ones the file gives.
+    public var sections: [MenuSection]
+
+    public init(name: String, title: String? = nil, layout: ScreenLayout, background: BackgroundConfig = BackgroundConfig(),
+                sections: [MenuSection]) {
+        self.name = name
+        self.title = title
+        self.layout = layout
+        self.background = background
+        self.sections = sections
+    }
+
+    /// Every item in reading order: the order selection indices count in.
+    public var items: [MenuItem] { sections.flatMap(\.items) }
+
+    public var style: ScreenStyle {
+        switch layout {
+        case .arc: return .arc
+        case .dial: return .dial
+        case .list: return .list
+        }
+    }
+}
+
+public enum ScreenStyle: String, CaseIterable, Sendable, Equatable {
+    case arc, dial, list
+}
+
+/// The style of a screen with its parameters.
+public enum ScreenLayout: Sendable, Equatable {
+    case arc(ArcStyle)
+    case dial(DialStyle)
+    case list(ListStyle)
+}
+
+/// Parameters of an arc screen (`ArcLayout`), in fractions of the screen so that one config fits any size.
+public struct ArcStyle: Sendable, Equatable {
+    public var edge: ArcEdge
+    /// Radius across the axis over the radius along it (`rx / ry`).
+    public var radiusRatio: Double
+    /// Shift of the ellipse, in pixels at 1080 lines.
+    public var translation: Point
+    /// Row pitch = extent along the axis / `rowsVisible`.
+    public var rowsVisible: Double
+    /// Row length as a fraction of the extent across the axis.
+    public var rowLength: Double
+    /// Row thickness as a fraction of the pitch.
+    public var rowThickness: Double
+    /// Gap between the ellipse and the rows, in pixels at 1080 lines.
+    public var inset: Double
+    public var wrap: Bool
+
+    public init(edge: ArcEdge = .right, radiusRatio: Double = 0.6, translation: Point = .zero, rowsVisible: Double = 9,
+                rowLength: Double = 0.19, rowThickness: Double = 0.8, inset: Double = 16, wrap: Bool = false) {
+        self.edge = edge
+        self.radiusRatio = radiusRatio
+        self.translation = translation
+        self.rowsVisible = rowsVisible
+        self.rowLength = rowLength
+        self.rowThickness = rowThickness
+        self.inset = inset
+        self.wrap = wrap
+    }
+}
+
+/// Parameters of a dial screen (`DialLayout`).
+public struct DialStyle: Sendable, Equatable {
+    /// Positions around the circle; fewer items than slots use one slot each.
+    public var slots: Int
+    /// Radius of the circle the items stand on, as a fraction of min(width, height).
+    public var radius: Double
+    /// Where the selected item stands, in degrees clockwise from the positive x axis (-90 is the top).
+    public var pointer: Double
+    public var wrap: Bool
+
+    public init(slots: Int = 8, radius: Double = 0.32, pointer: Double = -90, wrap: Bool = true) {
+        self.slots = slots
+        self.radius = radius
+        self.pointer = pointer
+        self.wrap = wrap
+    }
+}
+
+/// Parameters of a grouped list screen (`ListLayout`).
+public struct ListStyle: Sendable, Equatable {
+    public var columns: Int
+    /// Row height as a fraction of the screen height.
+    public var rowHeight: Double
+
+    public init(columns: Int = 1, rowHeight: Double = 0.1) {
+        self.columns = columns
+        self.rowHeight = rowHeight
+    }
+}
+
+/// A titled group of items (list screens), or all the items of an arc or dial screen.
+public struct MenuSection: Sendable, Equatable {
+    public var title: String?
+    public var items: [MenuItem]
+
+    public init(title: String? = nil, items: [MenuItem]) {
+        self.title = title
+        self.items = items
+    }
+}
+
+public struct MenuItem: Sendable, Equatable {
+    public var label: String
+    /// Absolute path of a PNG shown beside the label.
+    public var icon: String?
+    public var action: ItemAction
+
+    public init(label: String, icon: String? = nil, action: ItemAction) {
+        self.label = label
+        self.icon = icon
+        self.action = action
+    }
+}
+
+/// What activating an item does (DESIGN.md §1, Actions).
+public enum ItemAction: Sendable, Equatable {
+    /// Open the named screen; `back` returns.
+    case screen(String)
+    /// Hand the display and input to a program until it exits.
+    case exec(Command)
+    /// Start a program in the background, keeping the display.
+    case spawn(Command)
+    case back
+    /// Read the config file again.
+    case reload
+    case poweroff
+    case reboot
+
+    /// The name used in the config's `action` key.
+    public var kind: String {
+        switch self {
+        case .screen: return "screen"
+        case .exec: return "exec"
+        case .spawn: return "spawn"
+        case .back: return "back"
+        case .reload: return "reload"
+        case .poweroff: return "poweroff"
+        case .reboot: return "reboot"
+        }
+    }
+
+    public static let kinds = ["screen", "exec", "spawn", "back", "reload", "poweroff", "reboot"]
+}
+
+/// A program to run: an argv array, never a shell string.
+public struct Command: Sendable, Equatable {
+    /// `argv[0]` is an absolute path, or a bare name looked up in PATH when started.
+    public var argv: [String]
+    /// Added to (or replacing in) the kiosk's environment.
+    public var environment: [String: String]
+
+    public init(argv: [String], environment: [String: String] = [:]) {
+        self.argv = argv
+        self.environment = environment
+    }
+}
+
+// MARK: - Input
+
+/// `[input]`: the seat, the knob, key bindings and touch calibration.
+public struct InputConfig: Sendable, Equatable {
+    public var seat: String
+    /// 1 keeps the device's direction, -1 reverses it.
+    public var knobDirection: Int
+    /// Knob detents that move the selection by one item.
+    public var detentsPerItem: Int
+    public var keys: KeyBindings
+    /// libinput's 3x2 calibration matrix (row-major, the last row implied).
+    public var calibration: [Double]?
+    /// The connector a touchscreen belongs to; nil binds it to the output in use.
+    public var touchOutput: String?
+
+    public init(seat: String = "seat0", knobDirection: Int = 1, detentsPerItem: Int = 1, keys: KeyBindings = KeyBindings(),
+                calibration: [Double]? = nil, touchOutput: String? = nil) {
+        self.seat = seat
+        self.knobDirection = knobDirection
+        self.detentsPerItem = detentsPerItem
+        self.keys = keys
+        self.calibration = calibration
+        self.touchOutput = touchOutput
+    }
+}
+
+/// Evdev key names (`KEY_DOWN`, `BTN_0`) for each navigation command.
+public struct KeyBindings: Sendable, Equatable {
+    public var next: [String]
+    public var previous: [String]
+    public var select: [String]
+    public var back: [String]
+
+    public init(next: [String] = ["KEY_DOWN", "KEY_RIGHT", "KEY_VOLUMEUP", "KEY_PAGEDOWN"],
+                previous: [String] = ["KEY_UP", "KEY_LEFT", "KEY_VOLUMEDOWN", "KEY_PAGEUP"],
+                select: [String] = ["KEY_ENTER", "KEY_KPENTER", "KEY_SPACE", "BTN_0"],
+                back: [String] = ["KEY_ESC", "KEY_BACKSPACE", "KEY_BACK"]) {
+        self.next = next
+        self.previous = previous
+        self.select = select
+        self.back = back
+    }
+}
