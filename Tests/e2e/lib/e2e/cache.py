@@ -54,8 +54,10 @@ def entry(kind, key, build, what=None):
     if final.is_dir():
         os.utime(final)  # recently used: kept by prune()
         return final
+    # Left by a build that was killed outright; safe to remove, builders hold the lock.
+    for stale in (ROOT / kind).glob(".tmp-*") if (ROOT / kind).is_dir() else ():
+        shutil.rmtree(stale, ignore_errors=True)
     tmp = ROOT / kind / f".tmp-{key}-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     log(f"building {what or kind} ({key}) ...")
     t0 = time.monotonic()
