@@ -1,0 +1,60 @@
+import LayoutCore
+import Raster
+import Testing
+@testable import Kiosk
+
+/// The shipped example, `systemd/kiosk.toml`: it must load and validate cleanly on a Debian
+/// machine with the packages of scripts/apt-packages.txt, and decode to what its comments say.
+@Suite struct ConfigExampleTests {
+    @Test func exampleValidatesWithoutProblems() throws {
+        let check = checkConfig(path: ConfigPaths.example, searchPath: "/usr/local/bin:/usr/bin:/bin")
+        #expect(check.problems.isEmpty, "\(lines(check.problems))")
+        #expect(check.isValid)
+    }
+
+    @Test func exampleUsesEveryStyleAndPattern() throws {
+        let config = try #require(checkConfig(path: ConfigPaths.example).config)
+        #expect(config.home == "main")
+        #expect(config.screens.map(\.name) == ["main", "media", "settings", "tools"], "file order is kept")
+        #expect(Set(config.screens.map(\.style)) == Set(ScreenStyle.allCases))
+        let patterns = Set(config.screens.map(\.background.pattern))
+        #expect(patterns.isSuperset(of: [.checker, .cross, .circles]))
+        let kinds = Set(config.screens.flatMap(\.items).map(\.action.kind))
+        #expect(kinds.isSuperset(of: ["screen", "exec", "spawn", "back", "reload"]))
+    }
+
+    @Test func exampleDecodesToTypedValues() throws {
+        let config = try #require(checkConfig(path: ConfigPaths.example).config)
+        #expect(config.idleTimeout == 300)
+        #expect(config.display.rotation == .none)
+        #expect(config.input.keys == KeyBindings())
+        let main = try #require(config.screen(named: "main"))
+        guard case .arc(let arc) = main.layout else { Issue.record("main is not an arc"); return }
+        #expect(arc.edge == .right && arc.wrap && arc.rowLength == 0.24 && arc.rowsVisible == 9)
+        let tools = try #require(config.screen(named: "tools"))
+        guard case .arc(let toolsArc) = tools.layout else { Issue.record("tools is not an arc"); return }
+        #expect(toolsArc.edge == .bottom && !toolsArc.wrap)
+        // Icons are relative to the file's directory.
+        #expect(main.items[0].icon == ConfigPaths.repository + "/systemd/icons/radio.png")
+        #expect(main.items[3].action == .exec(Command(argv: ["/usr/bin/sleep", "3"])))
+        // A screen background overrides only the keys it names.
+        let media = try #require(config.screen(named: "media"))
+        #expect(media.background.pattern == .circles && media.background.cell == 64)
+        #expect(media.background.lineWidth == config.background.lineWidth)
+        #expect(media.items[3].action == .exec(Command(argv: ["/usr/bin/sleep", "2"], environment: ["LANG": "C.UTF-8"])))
+        let settings = try #require(config.screen(named: "settings"))
+        #expect(settings.layout == .list(ListStyle(columns: 2, rowHeight: 0.1)))
+        #expect(settings.sections.map(\.title) == ["Configuration", "Power", "Navigation"])
+        #expect(settings.items.count == 5)
+    }
+
+    @Test func exampleBackgroundsMakeTiles() throws {
+        let config = try #require(checkConfig(path: ConfigPaths.example).config)
+        for screen in config.screens {
+            let tile = try screen.background.makeTile(forHeight: 480)
+            #expect(tile.cellWidth == screen.background.cellSize(forHeight: 480))
+        }
+        #expect(config.background.cellSize(forHeight: 1080) == 40)
+        #expect(config.background.cellSize(forHeight: 480) == 18)
+    }
+}
