@@ -153,8 +153,9 @@ final class ConfigTableReader {
     /// Reports every key no accessor asked for.
     func finish() {
         for key in source.keys.sorted() where !known.contains(key) {
-            problems.add(at: path.appending(key), "unknown key" + didYouMean(key, among: known)
-                + (known.isEmpty ? "" : " (known here: \(known.joined(separator: ", ")))"))
+            let suggestion = didYouMean(key, among: known)
+            let listing = suggestion.isEmpty && !known.isEmpty ? " (known here: \(known.joined(separator: ", ")))" : ""
+            problems.add(at: path.appending(key), "unknown key" + suggestion + listing)
         }
     }
 }
@@ -170,23 +171,27 @@ func didYouMean(_ word: String, among candidates: [String]) -> String {
     return best.map { " (did you mean \"\($0.0)\"?)" } ?? ""
 }
 
-/// Levenshtein distance, giving up (returning `limit + 1`) once it must exceed `limit`.
+/// Edit distance counting a swap of neighbours as one edit (optimal string alignment), since
+/// `mian` for `main` is the typical typo; gives up (returning `limit + 1`) once it must exceed `limit`.
 func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
     let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
     if Swift.abs(x.count - y.count) > limit { return limit + 1 }
     if x.isEmpty { return y.count }
     if y.isEmpty { return x.count }
+    var beforePrevious = [Int](repeating: 0, count: y.count + 1)
     var previous = Array(0...y.count)
     var current = [Int](repeating: 0, count: y.count + 1)
     for i in 1...x.count {
         current[0] = i
         var rowMin = i
         for j in 1...y.count {
-            current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-            rowMin = Swift.min(rowMin, current[j])
+            var d = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+            if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] { d = Swift.min(d, beforePrevious[j - 2] + 1) }
+            current[j] = d
+            rowMin = Swift.min(rowMin, d)
         }
         if rowMin > limit { return limit + 1 }
-        swap(&previous, &current)
+        (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
     return previous[y.count]
 }

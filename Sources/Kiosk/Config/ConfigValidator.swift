@@ -116,7 +116,8 @@ private struct ValidationRun {
         for screen in config.screens {
             checkScreen(screen, names: names, globalBackground: config.background)
         }
-        warnUnreachable(config)
+        // With a wrong home every screen would be "unreachable": the error above says enough.
+        if config.screen(named: config.home) != nil { warnUnreachable(config) }
     }
 
     mutating func checkScreen(_ screen: ScreenConfig, names: [String], globalBackground: BackgroundConfig) {

@@ -1,0 +1,146 @@
+import Testing
+@testable import Kiosk
+
+/// Each class of error a config author can make gives a message that names the place (line:column
+/// or key path, with the line when it can be found) and says what was expected.
+@Suite struct ConfigErrorTests {
+    func check(_ fixture: String) -> ConfigCheck {
+        checkConfig(path: ConfigPaths.fixture(fixture), displayName: fixture, searchPath: "/usr/bin:/bin")
+    }
+
+    func expectProblems(_ check: ConfigCheck, _ expected: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(!check.isValid, sourceLocation: sourceLocation)
+        #expect(check.problems.map(\.description) == expected, "got:\n\(check.report)", sourceLocation: sourceLocation)
+    }
+
+    @Test func syntaxErrorHasLineAndColumn() throws {
+        let c = check("syntax-error.toml")
+        let problem = try #require(c.problems.first)
+        #expect(c.problems.count == 1)
+        #expect(problem.location.line == 5 && problem.location.column == 18)
+        #expect(problem.description.hasPrefix("syntax-error.toml:5:18: TOML syntax error: "), "\(problem)")
+    }
+
+    @Test func wrongTypesNameKeyPathAndWhatWasExpected() {
+        expectProblems(check("wrong-types.toml"), [
+            #"wrong-types.toml:2: idle_timeout: expected a number, got a string ("five minutes")"#,
+            #"wrong-types.toml:5: display.rotation: expected 0, 90, 180 or 270, got 45"#,
+            #"wrong-types.toml:6: display.mode: expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ ("800x480", "1920x1080@60"), got "huge""#,
+            #"wrong-types.toml:9: background.cell: expected an integer, got a float (2.5)"#,
+            ##"wrong-types.toml:10: background.foreground: expected a colour "#rrggbb" or "#rrggbbaa", got "red""##,
+            #"wrong-types.toml:14: screens.main.wrap: expected true or false, got a string ("yes")"#,
+            #"wrong-types.toml:21: screens.main.items[1].label: expected a string, got an integer (42)"#,
+            #"wrong-types.toml:27: screens.main.items[2].command: expected an array of strings (argv), got a string; write command = ["/usr/bin/sleep", "3"]: commands never go through a shell"#,
+            #"wrong-types.toml:32: screens.main.items[3].command[1]: expected a string, got an integer (3)"#,
+        ])
+    }
+
+    @Test func unknownKeysAreErrorsWithSuggestions() {
+        expectProblems(check("unknown-keys.toml"), [
+            #"unknown-keys.toml:4: theme.text_szie: unknown key (did you mean "text_size"?)"#,
+            #"unknown-keys.toml:8: screens.main.slot: unknown key (did you mean "slots"?)"#,
+            #"unknown-keys.toml:9: screens.main.colour: unknown key (known here: style, title, background, slots, radius, pointer, wrap, items)"#,
+            #"unknown-keys.toml:11: screens.main.items[0].action: missing: expected one of "screen", "exec", "spawn", "back", "reload", "poweroff", "reboot""#,
+            #"unknown-keys.toml:13: screens.main.items[0].acton: unknown key (did you mean "action"?)"#,
+        ])
+    }
+
+    @Test func referencesCommandsIconsAndRangesAreAllReported() {
+        let dir = ConfigPaths.fixtures
+        expectProblems(check("references.toml"), [
+            #"references.toml:1: home: no screen named "mian" (did you mean "main"?); screens: main, settings, orphan"#,
+            #"references.toml:9: screens.main.items[0].screen: no screen named "setings" (did you mean "settings"?); screens: main, settings, orphan"#,
+            #"references.toml:14: screens.main.items[1].command[0]: "kiosk-no-such-program-anywhere" is not found in PATH (/usr/bin:/bin); give an absolute path or install it"#,
+            #"references.toml:19: screens.main.items[2].command[0]: "/usr/bin/nonexistent" does not exist"#,
+            #"references.toml:24: screens.main.items[3].command[0]: "\#(dir)/not-executable.sh" is not executable"#,
+            #"references.toml:28: screens.main.items[4].icon: "\#(dir)/not-a-png.png" cannot be loaded as a PNG: png_image_begin_read_from_file(\#(dir)/not-a-png.png) failed: Not a PNG file"#,
+            #"references.toml:38: screens.settings.sections[0].items[0].label: empty: every item needs a label"#,
+            #"references.toml:43: screens.orphan.slots: 100 is out of range 1...64"#,
+        ])
+    }
+
+    @Test func missingFontBadImageAndRange() {
+        let dir = ConfigPaths.fixtures
+        expectProblems(check("missing-font.toml"), [
+            #"missing-font.toml:2: theme.font: "\#(dir)/fonts/missing.ttf" does not exist"#,
+            #"missing-font.toml:6: background.image: "\#(dir)/not-a-png.png" cannot be loaded as a PNG: png_image_begin_read_from_file(\#(dir)/not-a-png.png) failed: Not a PNG file"#,
+            #"missing-font.toml:10: screens.main.columns: 9 is out of range 1...8"#,
+        ])
+    }
+
+    @Test func fileThatIsNotAFontIsReported() throws {
+        let scratch = ScratchDirectory()
+        scratch.write("fake.ttf", "not a font")
+        let path = scratch.write("kiosk.toml", minimalConfig("[theme]\nfont = \"fake.ttf\"\n"))
+        let c = checkConfig(path: path, displayName: "kiosk.toml")
+        let problem = try #require(c.problems.first)
+        #expect(c.problems.count == 1 && !c.isValid)
+        #expect(problem.description.hasPrefix(#"kiosk.toml:8: theme.font: "\#(scratch.path)/fake.ttf" cannot be loaded as a font: "#), "\(problem)")
+    }
+
+    @Test func unreachableScreenIsOnlyAWarning() throws {
+        let text = "home = \"main\"\n" + minimalConfig("""
+        [screens.spare]
+        style = "dial"
+
+        [[screens.spare.items]]
+        label = "Back"
+        action = "back"
+        """)
+        let scratch = ScratchDirectory()
+        let c = checkConfig(path: scratch.write("kiosk.toml", text), displayName: "kiosk.toml")
+        #expect(c.isValid)
+        #expect(c.problems.map(\.description) == [
+            #"kiosk.toml:8: screens.spare: warning: screen "spare" cannot be reached from home "main" (no item opens it)"#,
+        ])
+    }
+
+    @Test func everyStructuralOmissionIsNamed() {
+        let scratch = ScratchDirectory()
+        let text = """
+        [screens.a]
+        style = "arc"
+
+        [[screens.a.items]]
+        action = "screen"
+
+        [[screens.a.items]]
+        label = "x"
+        action = "exec"
+
+        [screens.b]
+        style = "list"
+
+        [screens.c]
+        title = "no style"
+        """
+        let c = checkConfig(path: scratch.write("kiosk.toml", text), displayName: "kiosk.toml")
+        #expect(c.problems.map(\.description) == [
+            #"kiosk.toml:4: screens.a.items[0].label: missing: every item needs a label"#,
+            #"kiosk.toml:4: screens.a.items[0].screen: missing: action "screen" needs screen = "NAME""#,
+            #"kiosk.toml:7: screens.a.items[1].command: missing: exec and spawn need command = ["/path/to/program", "arg"]"#,
+            #"kiosk.toml:11: screens.b.sections: missing: a list screen needs [[screens.b.sections]] with items"#,
+            #"kiosk.toml:14: screens.c.style: missing: expected "arc", "dial" or "list""#,
+            #"kiosk.toml: home: missing: with several screens, name the first one (home = "a")"#,
+        ], "got:\n\(c.report)")
+    }
+
+    @Test func argvOnlyUsedWithProgramActions() {
+        let scratch = ScratchDirectory()
+        let text = """
+        [screens.main]
+        style = "arc"
+
+        [[screens.main.items]]
+        label = "Back"
+        action = "back"
+        command = ["/usr/bin/true"]
+        screen = "main"
+        """
+        let c = checkConfig(path: scratch.write("kiosk.toml", text), displayName: "kiosk.toml")
+        #expect(c.problems.map(\.description) == [
+            #"kiosk.toml:7: screens.main.items[0].command: only used with action = "exec" or "spawn""#,
+            #"kiosk.toml:8: screens.main.items[0].screen: only used with action = "screen""#,
+        ], "got:\n\(c.report)")
+    }
+}

@@ -1,0 +1,101 @@
+import Glibc
+import Testing
+@testable import Kiosk
+
+/// Files that are not a small UTF-8 text get a plain message before any parsing, and a truncated
+/// file gets the parser's message with its position.
+@Suite struct ConfigFileTests {
+    func problems(_ bytes: [UInt8]) -> [String] {
+        let scratch = ScratchDirectory()
+        let path = scratch.write("kiosk.toml", bytes: bytes)
+        return checkConfig(path: path, displayName: "kiosk.toml").problems.map(\.description)
+    }
+
+    @Test func hugeFileIsRefusedBySize() {
+        let line = Array("# padding padding padding padding padding padding padding padding padding\n".utf8)
+        var bytes: [UInt8] = []
+        while bytes.count < 50 << 20 { bytes += line }
+        #expect(problems(bytes) == ["kiosk.toml: file is 50 MiB; a kiosk config is at most 1 MiB"])
+    }
+
+    @Test func fileJustUnderTheLimitIsRead() throws {
+        let comment = Array(("#" + String(repeating: "x", count: 1022) + "\n").utf8)
+        var bytes = Array(minimalConfig().utf8)
+        while bytes.count + comment.count <= ConfigFileReader.maximumSize { bytes += comment }
+        #expect(bytes.count > ConfigFileReader.maximumSize - 1024)
+        #expect(problems(bytes) == [])
+    }
+
+    @Test func binaryFileIsNamedAsSuch() {
+        var bytes = Array(minimalConfig().utf8)
+        bytes.insert(contentsOf: [0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x00, 0x00], at: 15)
+        #expect(problems(bytes) == ["kiosk.toml:2:7: binary file: contains a NUL byte; a config is UTF-8 text"])
+    }
+
+    @Test func invalidUTF8HasPosition() {
+        var bytes = Array(minimalConfig().utf8)
+        let label = bytes.firstIndex(of: UInt8(ascii: "H"))!
+        bytes[label] = 0xC3  // a lead byte followed by an ASCII byte
+        #expect(problems(bytes) == ["kiosk.toml:5:10: not UTF-8 text: invalid byte 0xC3"])
+    }
+
+    @Test(arguments: ["", "\n\n  \t\r\n", "\u{FEFF}"])
+    func emptyFileIsAnError(_ text: String) {
+        #expect(problems(Array(text.utf8)) == ["kiosk.toml: file is empty; a config needs at least one screen with one item"])
+    }
+
+    @Test func commentsOnlyFileHasNoScreens() {
+        #expect(problems(Array("# nothing yet\n".utf8)) == ["kiosk.toml: screens: no screens: add at least one [screens.NAME] table with one item"])
+    }
+
+    @Test func truncatedExampleGivesTheParsersPosition() throws {
+        let example = readBytes(ConfigPaths.example)
+        // Cut inside `label = "Run a program"`: the string never closes.
+        let cut = try #require(firstRange(of: Array("Run a pro".utf8), in: example)).upperBound
+        let text = Array(example[..<cut])
+        let line = text.filter { $0 == 0x0A }.count + 1
+        let found = problems(text)
+        #expect(found.count == 1)
+        #expect(found.first?.hasPrefix("kiosk.toml:\(line):") == true, "\(found)")
+        #expect(found.first?.contains("TOML syntax error") == true)
+    }
+
+    @Test func missingFileGivesErrnoText() {
+        let c = checkConfig(path: "/nonexistent/kiosk.toml")
+        #expect(c.problems.map(\.description) == ["/nonexistent/kiosk.toml: cannot read the file (open: No such file or directory)"])
+    }
+
+    @Test func unreadableFileGivesErrnoText() throws {
+        let scratch = ScratchDirectory()
+        let path = scratch.write("kiosk.toml", minimalConfig(), mode: 0o000)
+        let c = checkConfig(path: path, displayName: "kiosk.toml")
+        if geteuid() == 0 {
+            #expect(c.isValid, "root reads a mode 000 file")
+        } else {
+            #expect(c.problems.map(\.description) == ["kiosk.toml: cannot read the file (open: Permission denied)"])
+        }
+    }
+
+    @Test func directoryAndPipeAreRefusedWithoutBlocking() {
+        let scratch = ScratchDirectory()
+        #expect(checkConfig(path: scratch.path, displayName: "dir").problems.map(\.description) == ["dir: is a directory, not a regular file"])
+        let fifo = scratch.path + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(checkConfig(path: fifo, displayName: "fifo").problems.map(\.description) == ["fifo: is a pipe, not a regular file"])
+    }
+
+    @Test func sizesReadNaturally() {
+        #expect(ConfigFileError.size(512) == "512 bytes")
+        #expect(ConfigFileError.size(10 * 1024) == "10 KiB")
+        #expect(ConfigFileError.size(1 << 20) == "1 MiB")
+        #expect(ConfigFileError.size(3 << 19) == "1.5 MiB")
+    }
+}
+
+func firstRange(of needle: [UInt8], in haystack: [UInt8]) -> Range<Int>? {
+    guard needle.count <= haystack.count else { return nil }
+    for start in 0...(haystack.count - needle.count) where haystack[start..<start + needle.count].elementsEqual(needle) {
+        return start..<start + needle.count
+    }
+    return nil
+}
