@@ -1,0 +1,142 @@
+import Testing
+@testable import Kiosk
+
+/// Bad input never crashes the loader: random bytes, truncations and mutations of the example, and
+/// hostile shapes. Each run also checks that the outcome is coherent (valid exactly when there is
+/// no error; every message one line naming the file). Seeded, so a failure can be replayed.
+@Suite struct ConfigFuzzTests {
+    /// SplitMix64: small, seedable, good enough to pick bytes and positions.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    func expectCoherent(_ bytes: [UInt8], in scratch: ScratchDirectory, _ what: @autoclosure () -> String) {
+        let path = scratch.write("fuzz.toml", bytes: bytes)
+        let check = checkConfig(path: path, displayName: "fuzz.toml")
+        #expect(check.isValid == !check.problems.hasErrors, "\(what())")
+        for p in check.problems {
+            #expect(p.description.hasPrefix("fuzz.toml") && !p.description.contains("\n"), "\(what()): \(p)")
+        }
+        if let config = check.config {
+            #expect(config.screen(named: config.home) != nil, "\(what())")
+            #expect(config.screens.allSatisfy { !$0.items.isEmpty }, "\(what())")
+        }
+    }
+
+    @Test func randomBytes() {
+        var rng = SeededGenerator(state: 1)
+        let scratch = ScratchDirectory()
+        for round in 0..<150 {
+            let count = Int.random(in: 0...600, using: &rng)
+            // Half the rounds draw from TOML's own punctuation so the parser gets further.
+            let alphabet = Array("[]{}=\"'.,#\n abc123_-+:tT".utf8)
+            let bytes: [UInt8] = (0..<count).map { _ in
+                round % 2 == 0 ? UInt8.random(in: 0...255, using: &rng) : alphabet.randomElement(using: &rng)!
+            }
+            expectCoherent(bytes, in: scratch, "round \(round)")
+        }
+    }
+
+    @Test func truncationsOfTheExample() {
+        let example = readBytes(ConfigPaths.example)
+        var rng = SeededGenerator(state: 2)
+        let scratch = ScratchDirectory()
+        for round in 0..<150 {
+            let cut = Int.random(in: 0...example.count, using: &rng)
+            expectCoherent(Array(example[..<cut]), in: scratch, "cut at \(cut)")
+            _ = round
+        }
+    }
+
+    @Test func mutationsOfTheExample() {
+        let example = readBytes(ConfigPaths.example)
+        var rng = SeededGenerator(state: 3)
+        let scratch = ScratchDirectory()
+        for round in 0..<150 {
+            var bytes = example
+            for _ in 0..<Int.random(in: 1...8, using: &rng) {
+                let at = Int.random(in: 0..<bytes.count, using: &rng)
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0: bytes[at] = UInt8.random(in: 0...255, using: &rng)
+                case 1: bytes.remove(at: at)
+                case 2: bytes.insert(Array("\"[]=.\n#{}".utf8).randomElement(using: &rng)!, at: at)
+                default:  // duplicate a slice elsewhere
+                    let end = min(bytes.count, at + Int.random(in: 1...80, using: &rng))
+                    let slice = bytes[at..<end]
+                    bytes.insert(contentsOf: slice, at: Int.random(in: 0...bytes.count, using: &rng))
+                }
+            }
+            expectCoherent(bytes, in: scratch, "round \(round)")
+        }
+    }
+
+    @Test func hostileShapes() {
+        let scratch = ScratchDirectory()
+        let deepArray = "a = " + String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000)
+        let deepTable = "a = " + String(repeating: "{b = ", count: 20_000) + "1" + String(repeating: "}", count: 20_000)
+        let manyKeys = (0..<20_000).map { "k\($0) = \($0)" }.joined(separator: "\n")
+        let longString = "home = \"" + String(repeating: "x", count: 900_000) + "\""
+        let bigNumbers = minimalConfig("idle_timeout = 1e308\n[background]\ncell = 9223372036854775807\nline_width = nan\n")
+        let manyScreens = (0..<2_000).map { "[screens.s\($0)]\nstyle = \"arc\"\n[[screens.s\($0).items]]\nlabel = \"x\"\naction = \"screen\"\nscreen = \"s\($0 + 1)\"\n" }.joined()
+        let weirdKeys = minimalConfig("[screens.\"a.b \\\" c\"]\nstyle = \"list\"\n")
+        for (name, text) in [("deep array", deepArray), ("deep table", deepTable), ("many keys", manyKeys),
+                             ("long string", longString), ("big numbers", bigNumbers), ("many screens", manyScreens),
+                             ("weird keys", weirdKeys)] {
+            expectCoherent(Array(text.utf8), in: scratch, name)
+        }
+    }
+
+    @Test func hostileShapesAreReportedPrecisely() {
+        let scratch = ScratchDirectory()
+        let check = { (text: String) in
+            checkConfig(path: scratch.write("k.toml", text), displayName: "k.toml").problems.map(\.description)
+        }
+        #expect(check(minimalConfig("[background]\ncell = 9223372036854775807\nline_width = nan\n")) == [
+            "k.toml:9: background.line_width: expected a finite number, got nan",
+        ])
+        #expect(check(minimalConfig("[screens.\"a.b \\\" c\"]\nstyle = \"list\"\n")) == [
+            #"k.toml:7: screens."a.b \" c".sections: missing: a list screen needs [[screens.a.b " c.sections]] with items"#,
+            #"k.toml: home: missing: with several screens, name the first one (home = "main")"#,
+        ])
+    }
+}
+
+/// toml++ 3.4.0 asserts (aborting debug builds) on a table header whose key starts with a
+/// character that cannot start a key, and on a `}` where an array expects a value; the guard
+/// reports those as syntax errors before parsing.
+@Suite struct ConfigHeaderGuardTests {
+    @Test(arguments: [
+        ("[:]\n", 1, 2, "':'"), ("[ :]", 1, 3, "':'"), ("[[ :]]", 1, 4, "':'"), ("a = 1\n[\n", 2, 2, "a line break"),
+        ("[\r\n", 1, 2, "a carriage return"), ("x = 1\n  [é]", 2, 4, "'é'"), ("[=]", 1, 2, "'='"),
+        ("a = [}", 1, 6, "'}'"), ("a = [1, # c\n }", 2, 2, "'}'"), ("a = {b = [{}, }]}", 1, 15, "'}'"),
+    ])
+    func headersThatWouldAbortAreSyntaxErrors(text: String, line: Int, column: Int, saw: String) {
+        let finding = TOMLHeaderGuard.check(text)
+        #expect(finding?.line == line && finding?.column == column, "\(String(describing: finding))")
+        #expect(finding?.message.hasSuffix("saw \(saw)") == true, "\(String(describing: finding))")
+        let (config, problems) = ConfigLoader.decode(text: text, file: "k.toml", baseDirectory: "/")
+        #expect(config == nil)
+        #expect(problems.map(\.description) == ["k.toml:\(line):\(column): TOML syntax error: \(finding?.message ?? "")"])
+    }
+
+    @Test(arguments: [
+        "a = [\n[+1],\n[{b = 1}],\n]\n",                       // arrays of arrays on their own lines
+        "s = \"\"\"\n[:]\n\"\"\"\n",                            // inside a multi-line basic string
+        "s = '''\n[=]\n'''\n",                                  // inside a multi-line literal string
+        "s = \"\"\"a\\\"\"\"\n[:]\"\"\"\n",                     // escaped quote inside a multi-line string
+        "s = \"\"\"x\"\"\"\"\"\n[\"ok\"]\n",                    // up to two quotes before the closing ones
+        "# [:]\n[\"a b\"]\n['c']\n[ d ]\n[[e]]\n[-]\n[_]\n",    // comments, quoted and odd bare keys
+        "t = { a = [ 1, 2 ] }\n[x]\n",
+        "a = [ \"}\", '}', { b = \"]\" } ] # }\n",                // braces in strings and comments
+    ])
+    func validDocumentsAreNotFlagged(text: String) {
+        #expect(TOMLHeaderGuard.check(text) == nil)
+    }
+}
