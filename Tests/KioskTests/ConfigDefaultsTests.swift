@@ -128,3 +128,30 @@ import Testing
         #expect(locator.line(of: "nowhere") == nil)
     }
 }
+
+/// Reloading: identical bytes are not parsed again, but are validated again.
+@Suite struct ConfigCheckerTests {
+    @Test func identicalTextIsParsedOnceAndValidatedEveryTime() throws {
+        let scratch = ScratchDirectory()
+        let path = scratch.write("kiosk.toml", minimalConfig("[theme]\nfont = \"font.ttf\"\n"))
+        let checker = ConfigChecker(path: path, displayName: "kiosk.toml")
+        let first = checker.check()
+        #expect(first.problems.map(\.description) == [#"kiosk.toml:8: theme.font: "\#(scratch.path)/font.ttf" does not exist"#])
+        // The font appears (a copy of DejaVu): same text, now valid, still parsed once.
+        scratch.write("font.ttf", bytes: readBytes("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"))
+        let second = checker.check()
+        #expect(second.isValid, "\(second.report)")
+        #expect(checker.parseCount == 1)
+        // A changed file is parsed again.
+        scratch.write("kiosk.toml", minimalConfig("[theme]\nfont = \"font.ttf\"\ntext_size = 0.5\n"))
+        let third = checker.check()
+        #expect(third.config?.theme.textSize == 0.5)
+        #expect(checker.parseCount == 2)
+        // A file that became unreadable is reported, and the next good one is parsed again.
+        scratch.write("kiosk.toml", bytes: [])
+        #expect(checker.check().problems.map(\.description) == ["kiosk.toml: file is empty; a config needs at least one screen with one item"])
+        scratch.write("kiosk.toml", minimalConfig("[theme]\nfont = \"font.ttf\"\ntext_size = 0.5\n"))
+        #expect(checker.check().isValid)
+        #expect(checker.parseCount == 2, "same text as the last parse")
+    }
+}

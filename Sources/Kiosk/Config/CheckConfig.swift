@@ -16,16 +16,52 @@ public struct ConfigCheck: Sendable {
 /// come with their line; when there are any, validation is skipped, since the values it would
 /// check are not known. `searchPath` overrides `$PATH` for finding bare command names.
 public func checkConfig(path: String, displayName: String? = nil, searchPath: String? = nil) -> ConfigCheck {
-    let name = displayName ?? path
-    let loaded = ConfigLoader.loadWithSource(path: path, displayName: name)
-    guard let config = loaded.config else { return ConfigCheck(config: nil, problems: loaded.problems.inReadingOrder()) }
-    var problems = loaded.problems
-    for var problem in ConfigValidator(file: name, searchPath: searchPath).validate(config) {
-        if problem.location.line == nil { problem.location.line = loaded.locator?.line(of: problem.location.keyPath) }
-        problems.append(problem)
+    ConfigChecker(path: path, displayName: displayName, searchPath: searchPath).check()
+}
+
+/// `checkConfig` for a file checked again and again (live reload): the text is parsed again only
+/// when it changed. TOMLKit 0.6.0 never frees a parsed document (about 50 KiB per parse of the
+/// example), and inotify reports several events for one write, so re-parsing identical bytes
+/// would leak for nothing. Validation always runs again: a missing font may have been installed.
+public final class ConfigChecker {
+    public let path: String
+    public let displayName: String
+    public let searchPath: String?
+    private var lastText: String?
+    private var lastLoaded: ConfigLoader.Loaded?
+    /// How many times the text was actually parsed; tells tests that the cache works.
+    public private(set) var parseCount = 0
+
+    public init(path: String, displayName: String? = nil, searchPath: String? = nil) {
+        self.path = path
+        self.displayName = displayName ?? path
+        self.searchPath = searchPath
     }
-    let ordered = problems.inReadingOrder()
-    return ConfigCheck(config: ordered.hasErrors ? nil : config, problems: ordered)
+
+    public func check() -> ConfigCheck {
+        let loaded: ConfigLoader.Loaded
+        do {
+            let text = try ConfigFileReader.read(path: path)
+            if let lastLoaded, text == lastText {
+                loaded = lastLoaded
+            } else {
+                parseCount += 1
+                loaded = ConfigLoader.decodeWithSource(text: text, file: displayName, baseDirectory: ConfigLoader.directory(of: path))
+                (lastText, lastLoaded) = (text, loaded)
+            }
+        } catch {
+            let location = error.position.map { ConfigLocation(line: $0.line, column: $0.column) } ?? ConfigLocation()
+            return ConfigCheck(config: nil, problems: [ConfigProblem(.error, file: displayName, at: location, error.description)])
+        }
+        guard let config = loaded.config else { return ConfigCheck(config: nil, problems: loaded.problems.inReadingOrder()) }
+        var problems = loaded.problems
+        for var problem in ConfigValidator(file: displayName, searchPath: searchPath).validate(config) {
+            if problem.location.line == nil { problem.location.line = loaded.locator?.line(of: problem.location.keyPath) }
+            problems.append(problem)
+        }
+        let ordered = problems.inReadingOrder()
+        return ConfigCheck(config: ordered.hasErrors ? nil : config, problems: ordered)
+    }
 }
 
 extension [ConfigProblem] {
