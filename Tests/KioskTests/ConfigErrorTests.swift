@@ -144,3 +144,26 @@ import Testing
         ], "got:\n\(c.report)")
     }
 }
+
+@Suite struct ConfigStyleKeyTests {
+    @Test func keysOfAnotherStyleSaySo() {
+        let scratch = ScratchDirectory()
+        let text = """
+        [screens.main]
+        style = "list"
+        slots = 6
+        wrap = true
+
+        [[screens.main.items]]
+        label = "x"
+        action = "back"
+        """
+        let c = checkConfig(path: scratch.write("kiosk.toml", text), displayName: "kiosk.toml")
+        #expect(c.problems.map(\.description) == [
+            #"kiosk.toml:1: screens.main.sections: missing: a list screen needs [[screens.main.sections]] with items"#,
+            #"kiosk.toml:3: screens.main.slots: only used with style = "dial"; this screen is "list""#,
+            #"kiosk.toml:4: screens.main.wrap: only used with style = "arc" or "dial"; this screen is "list""#,
+            #"kiosk.toml:6: screens.main.items: only used with style = "arc" or "dial"; this screen is "list""#,
+        ], "got:\n\(c.report)")
+    }
+}

@@ -115,7 +115,7 @@ import Testing
     @Test(arguments: [
         ("[:]\n", 1, 2, "':'"), ("[ :]", 1, 3, "':'"), ("[[ :]]", 1, 4, "':'"), ("a = 1\n[\n", 2, 2, "a line break"),
         ("[\r\n", 1, 2, "a carriage return"), ("x = 1\n  [é]", 2, 4, "'é'"), ("[=]", 1, 2, "'='"),
-        ("a = [}", 1, 6, "'}'"), ("a = [1, # c\n }", 2, 2, "'}'"), ("a = {b = [{}, }]}", 1, 15, "'}'"),
+        ("s = \"\"\"a\\\n  b\"\"\"\n[:]", 3, 2, "':'"), ("a = [}", 1, 6, "'}'"), ("a = [1, # c\n }", 2, 2, "'}'"), ("a = {b = [{}, }]}", 1, 15, "'}'"),
     ])
     func headersThatWouldAbortAreSyntaxErrors(text: String, line: Int, column: Int, saw: String) {
         let finding = TOMLHeaderGuard.check(text)

@@ -199,8 +199,26 @@ struct ConfigDecoder {
             if !t.has("items") { t.fail("items", "missing: a screen needs at least one [[screens.\(name).items]]") }
             sections = [MenuSection(items: items)]
         }
+        if let style { rejectOtherStylesKeys(t, style: style) }
         t.finish()
         return ScreenConfig(name: name, title: title, layout: layout, background: screenBackground, sections: sections)
+    }
+
+    /// The keys each style reads, to say "only used with style = ..." rather than "unknown key".
+    static let styleKeys: [(ScreenStyle, [String])] = [
+        (.arc, ["edge", "radius_ratio", "translation", "rows_visible", "row_length", "row_thickness", "inset", "wrap", "items"]),
+        (.dial, ["slots", "radius", "pointer", "wrap", "items"]),
+        (.list, ["columns", "row_height", "sections"]),
+    ]
+
+    private func rejectOtherStylesKeys(_ t: ConfigTableReader, style: ScreenStyle) {
+        let own = Self.styleKeys.first { $0.0 == style }?.1 ?? []
+        for key in t.source.keys.sorted() where !own.contains(key) {
+            let users = Self.styleKeys.filter { $0.1.contains(key) }.map { "\"\($0.0.rawValue)\"" }
+            guard !users.isEmpty else { continue }
+            _ = t.value(key)
+            t.fail(key, "only used with style = \(users.joined(separator: " or ")); this screen is \"\(style.rawValue)\"")
+        }
     }
 
     func decodeItem(_ t: ConfigTableReader) -> MenuItem {

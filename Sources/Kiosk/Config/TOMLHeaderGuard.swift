@@ -74,7 +74,12 @@ enum TOMLHeaderGuard {
                     // Multi-line string: ends at the first unescaped triple quote; up to two more
                     // quotes right before it belong to the content.
                     while i < s.count {
-                        if c == "\"", s[i] == "\\" { i += 2; continue }
+                        if c == "\"", s[i] == "\\" {
+                            // An escape; a backslash at the end of a line joins the next one.
+                            if i + 1 < s.count, s[i + 1] == "\n" { line += 1; lineStart = i + 2 }
+                            i += 2
+                            continue
+                        }
                         if starts(triple, at: i) {
                             i += 3
                             var extra = 0
