@@ -152,7 +152,7 @@ public struct Scroller: Sendable {
         let v = Swift.max(-physics.maximumVelocity, Swift.min(physics.maximumVelocity, velocity))
         let projected = position + v * physics.projection
         animate(to: domain.clamp(ScrollOffset(whole: projected.nearestItem)), velocity: v,
-                duration: physics.snapDuration, at: now)
+                duration: physics.snapDuration, at: now, fling: true)
     }
 
     // MARK: Knob and programmatic moves
@@ -187,17 +187,22 @@ public struct Scroller: Sendable {
 
     // MARK: Private
 
-    /// One ease-out curve to `target`; when `velocity` heads that way, its duration is chosen so the
-    /// curve starts at that velocity (3d/T), bounded to the physics' limits.
-    private mutating func animate(to target: ScrollOffset, velocity: Double, duration: Double, at now: Double) {
+    /// One ease-out curve to `target`.
+    ///
+    /// A fling lasts 3d/v so that the curve starts at the finger's velocity. Other moves take
+    /// `duration·√d` (a long way takes a little longer, not proportionally longer), shortened
+    /// when the menu already moves that way faster, so a burst of detents catches up quickly
+    /// instead of dragging the old speed along.
+    private mutating func animate(to target: ScrollOffset, velocity: Double, duration: Double, at now: Double, fling: Bool = false) {
         let d = position.distance(to: target)
         guard d != 0 else {
             settle(at: target)
             return
         }
-        var t = duration
-        if velocity != 0, (velocity > 0) == (d > 0) {
-            t = 3 * d / velocity
+        let headingThere = velocity != 0 && (velocity > 0) == (d > 0)
+        var t = duration * Swift.abs(d).squareRoot()
+        if headingThere {
+            t = fling ? 3 * d / velocity : Swift.min(t, 3 * d / velocity)
         }
         t = Swift.max(physics.minimumDuration, Swift.min(physics.maximumDuration, t))
         phase = .animating(Animation(start: position, distance: d, startTime: now, duration: t, target: target))

@@ -11,7 +11,12 @@ struct Demo: ParsableCommand {
 
     @OptionGroup var display: DisplayOptions
     @Option(help: "Background pattern: checker, cross or circles.") var pattern: String = "checker"
-    @Flag(help: "Move one animated step a second and rest in between, instead of scrolling continuously.") var steps = false
+    @Option(help: "How the menu moves by itself: auto (continuously), steps (one step a second) or none. Input stops it.")
+    var motion: String = "auto"
+    @Option(help: ArgumentHelp("libinput seat to read touch, knobs and keys from.", valueName: "seat")) var seat = "seat0"
+    @Flag(help: "Do not read input devices.") var noInput = false
+    @Option(help: ArgumentHelp("Knob detents per item.", valueName: "n")) var detentsPerItem = 1
+    @Flag(help: "Turn the knob's direction around.") var reverseKnob = false
     @Option(help: ArgumentHelp("Where SIGUSR1 writes the screenshot.", valueName: "png")) var screenshot = "/tmp/kiosk-screenshot.png"
     @Option(help: ArgumentHelp("Virtual terminal to take over, so console switches hand the display back and forth.", valueName: "tty"))
     var terminal: String?
@@ -23,6 +28,8 @@ struct Demo: ParsableCommand {
 
     func validate() throws {
         guard ScenePattern(rawValue: pattern) != nil else { throw ValidationError("--pattern must be checker, cross or circles") }
+        guard DemoOptions.Motion(rawValue: motion) != nil else { throw ValidationError("--motion must be auto, steps or none") }
+        guard (1...100).contains(detentsPerItem) else { throw ValidationError("--detents-per-item must be 1...100") }
         if headlessOffset != nil, out == nil { throw ValidationError("--headless-offset needs --out") }
         if let flips, flips < 1 { throw ValidationError("--flips must be at least 1") }
     }
@@ -32,7 +39,9 @@ struct Demo: ParsableCommand {
         options.display = display.request
         options.rotation = DisplayRotation(degrees: display.rotation)!
         options.pattern = ScenePattern(rawValue: pattern)!
-        options.detentSteps = steps
+        options.motion = DemoOptions.Motion(rawValue: motion)!
+        options.seat = noInput ? nil : seat
+        options.knob = KnobAccumulator(detentsPerItem: detentsPerItem, direction: reverseKnob ? -1 : 1)
         options.screenshotPath = screenshot
         options.exitAfterFlips = flips
         options.terminal = terminal

@@ -164,3 +164,27 @@ func settle(_ s: inout Scroller, from start: Double, check: (ScrollOffset, Scrol
         }
     }
 }
+
+@Suite struct ScrollerPacingTests {
+    /// A fast burst of detents settles soon after the last one, not seconds later.
+    @Test func burstOfDetentsCatchesUpQuickly() {
+        var s = Scroller(domain: .wrapping(period: 12))
+        for i in 0..<20 { s.detents(1, at: Double(i) * 0.005) }
+        let end = settle(&s, from: 0.1)
+        #expect(s.position == ScrollOffset(whole: 8))
+        #expect(end < 0.1 + ScrollPhysics.items.detentDuration * 20.0.squareRoot() + 0.05)
+    }
+
+    /// Detents never slow a motion down abruptly: each restart keeps going at least as fast.
+    @Test func restartedDetentsDoNotStall() {
+        var s = Scroller(domain: .wrapping(period: 1000))
+        var now = 0.0
+        for _ in 0..<10 {
+            let before = s.velocity(at: now)
+            s.detents(1, at: now)
+            #expect(s.velocity(at: now) >= before - 1e-9)
+            now += 0.03
+            s.update(now: now)
+        }
+    }
+}

@@ -3,13 +3,22 @@ import LayoutCore
 import Raster
 
 /// `kiosk demo`: scene S1's look with the menu scrolling by itself, one item a second, wrapping.
-/// A display check for installers and the first thing the VM test bed runs.
+/// A display check for installers and the first thing the VM test bed runs. It answers touch,
+/// knobs and keys; the first input stops the self-scrolling.
 public struct DemoOptions: Sendable {
+    public enum Motion: String, Sendable, CaseIterable {
+        /// Scrolls continuously, one item a second.
+        case auto
+        /// One animated step a second, resting in between.
+        case steps
+        /// Still until input moves it.
+        case none
+    }
+
     public var display = DisplayRequest()
     public var rotation: DisplayRotation = .none
     public var pattern: ScenePattern = .checker
-    /// Move in one animated detent a second (idle in between) instead of scrolling continuously.
-    public var detentSteps = false
+    public var motion: Motion = .auto
     /// Where SIGUSR1 writes a screenshot of what is on screen.
     public var screenshotPath = "/tmp/kiosk-screenshot.png"
     /// Stop by itself after this many completed flips (tests).
@@ -17,11 +26,16 @@ public struct DemoOptions: Sendable {
     public var fontPath = Font.dejaVuSansPath
     /// The virtual terminal to control for console switching (for example /dev/tty1); nil: none.
     public var terminal: String?
+    /// Read input devices (libinput on this seat, plus evdev dials); nil: no input.
+    public var seat: String? = "seat0"
+    public var knob = KnobAccumulator()
+    public var calibration: [Float]?
 
     public init() {}
 }
 
 public final class DemoRunner {
+    static let itemCount = 12
     let options: DemoOptions
     let display: DisplaySession
     var scene: ArcMenuScene
@@ -29,7 +43,12 @@ public final class DemoRunner {
     let loop: EventLoop
     let signals: SignalSource
     let stepTimer: TimerSource
-    var scroller = Scroller(domain: .wrapping(period: 12))
+    var menu: ArcMenuController
+    var router: InputRouter
+    var libinput: LibinputContext?
+    var dials: EvdevDials?
+    /// Self-scrolling until the first input.
+    var autoScroll: Bool
     let start: Double
     /// The offset drawn into the buffer queued for flipping, and the one on screen.
     var queuedOffset = ScrollOffset.zero
@@ -46,10 +65,15 @@ public final class DemoRunner {
         signals = try SignalSource(watched)
         stepTimer = try TimerSource()
         start = MonotonicClock.now()
+        autoScroll = options.motion == .auto
+        menu = ArcMenuController(layout: scene.layout, count: Self.itemCount, wraps: true)
+        let mode = display.output.mode
+        router = InputRouter(rotation: options.rotation, panelWidth: Double(mode.width), panelHeight: Double(mode.height),
+                             knob: options.knob)
     }
 
     static func makeScene(width: Int, height: Int, options: DemoOptions) throws -> (ArcMenuScene, PixelBuffer) {
-        let scene = try ArcMenuScene(width: width, height: height, labels: (0..<12).map { "Item \($0)" },
+        let scene = try ArcMenuScene(width: width, height: height, labels: (0..<itemCount).map { "Item \($0)" },
                                      pattern: options.pattern, fontPath: options.fontPath)
         return (scene, try PixelBuffer(width: width, height: height))
     }
@@ -67,16 +91,20 @@ public final class DemoRunner {
                     return
                 }
             }
+            let mode = self.display.output.mode
+            self.router.setPanel(rotation: self.options.rotation, width: Double(mode.width), height: Double(mode.height))
+            self.menu.layout = self.scene.layout
             self.frame(full: true)
         }
         try display.attach(to: loop)
         try loop.watch(signals.descriptor.rawValue) { [unowned self] in self.signalsArrived() }
         try loop.watch(stepTimer.descriptor.rawValue) { [unowned self] in
             self.stepTimer.acknowledge()
-            self.scroller.detents(1, at: MonotonicClock.now())
+            self.menu.handle(.command(.next, count: 1), now: MonotonicClock.now())
             self.frame(full: false)
         }
-        if options.detentSteps { stepTimer.arm(after: 1, interval: 1) }
+        if options.motion == .steps { stepTimer.arm(after: 1, interval: 1) }
+        try startInput()
         frame(full: true)
         try loop.run()
         let gaps = display.output.vblankGaps.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
@@ -84,23 +112,72 @@ public final class DemoRunner {
         return 0
     }
 
-    func currentOffset(now: Double) -> ScrollOffset {
-        if options.detentSteps {
-            scroller.update(now: now)
-            return scroller.position
+    private func startInput() throws {
+        guard let seat = options.seat else { return }
+        let mode = display.output.mode
+        do {
+            let li = try LibinputContext(seat: seat, panelWidth: Double(mode.width), panelHeight: Double(mode.height),
+                                         calibration: options.calibration)
+            try loop.watch(li.fd) { [unowned self, unowned li] in
+                for e in li.dispatch() { self.handle(e) }
+            }
+            // Devices already present are announced by the first dispatch.
+            for e in li.dispatch() { handle(e) }
+            libinput = li
+        } catch {
+            Log.warning("no touch, wheel or key input: \(error)")
         }
-        return ScrollOffset(now - start)
+        do {
+            let d = try EvdevDials { [unowned self] e in self.handle(e) }
+            try d.attach(to: loop)
+            dials = d
+        } catch {
+            Log.warning("dials will not be read: \(error)")
+        }
     }
 
-    var isMoving: Bool { !options.detentSteps || scroller.isAnimating }
+    func handle(_ event: RawInputEvent) {
+        let inputs = router.route(event)
+        Log.debug("input \(event) -> \(inputs)")
+        guard !inputs.isEmpty else { return }
+        let now = MonotonicClock.now()
+        if autoScroll {
+            // The first touch or turn takes over from the self-scrolling, from where it is.
+            autoScroll = false
+            menu.jump(toItem: ScrollOffset(now - start).nearestItem)
+        }
+        for input in inputs { menu.handle(input, now: now) }
+        frame(full: false)
+    }
+
+    var isMoving: Bool { autoScroll || menu.isMoving }
 
     func frame(full: Bool) {
         guard display.canDraw else { return }
-        let offset = currentOffset(now: MonotonicClock.now())
+        let now = MonotonicClock.now()
+        let offset: ScrollOffset
+        if autoScroll {
+            offset = ScrollOffset(now - start)
+        } else {
+            let (o, events) = menu.frame(now: now)
+            offset = o
+            for e in events { report(e) }
+        }
         let damage = full ? scene.renderFull(into: shadow, offset: offset) : scene.renderStep(into: shadow, offset: offset)
         if display.present(shadow, damage: [damage]) {
             queuedOffset = offset
             presented += 1
+        }
+    }
+
+    /// One log line per menu event: what tests and operators read.
+    private func report(_ event: MenuEvent) {
+        switch event {
+        case .selected(let i): Log.info("selected item \(i)")
+        case .activated(let i): Log.info("activated item \(i)")
+        case .tapped(let i): Log.info("tap on item \(i)")
+        case .back: Log.info("back")
+        case .released(let v, let moved): Log.info("drag released at \(v.formatted2) items/s: moving \(moved) items")
         }
     }
 
@@ -110,7 +187,7 @@ public final class DemoRunner {
             loop.stop()
             return
         }
-        if isMoving { frame(full: false) }
+        if isMoving || menu.needsFrame { frame(full: false) }
     }
 
     func signalsArrived() {

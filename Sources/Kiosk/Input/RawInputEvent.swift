@@ -1,0 +1,15 @@
+import LayoutCore
+
+/// Input as the devices report it, before gestures: touches in panel coordinates (pixels of
+/// the mode, not yet rotated), wheel motion in v120 units, dial steps, keys and buttons.
+/// Times are seconds on CLOCK_MONOTONIC, the same clock as `MonotonicClock`.
+public enum RawInputEvent: Hashable, Sendable {
+    case touchDown(slot: Int32, panel: Point, time: Double)
+    case touchMotion(slot: Int32, panel: Point, time: Double)
+    case touchUp(slot: Int32, time: Double)
+    case touchCancel(time: Double)
+    /// Positive: the wheel turned towards the user ("down").
+    case wheel(v120: Int, time: Double)
+    case dial(steps: Int, time: Double)
+    case key(code: UInt32, pressed: Bool, time: Double)
+}
