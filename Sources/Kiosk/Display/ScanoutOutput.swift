@@ -28,6 +28,8 @@ public final class ScanoutOutput {
     /// How many vblanks passed between consecutive flips (1 = every refresh), counted.
     public private(set) var vblankGaps: [UInt32: Int] = [:]
     private var lastSequence: UInt32?
+    /// When the last completed flip reached the screen (the kernel's CLOCK_MONOTONIC stamp, seconds).
+    public private(set) var lastFlipTime: Double?
 
     /// Sets the mode and shows a black frame.
     public init(choice: DisplayChoice, rotation: DisplayRotation) throws(SystemError) {
@@ -107,7 +109,7 @@ public final class ScanoutOutput {
             let n = try card.descriptor.read(into: storage)
             guard n > 0 else { break }
             let events = DRMEvent.parse(UnsafeRawBufferPointer(rebasing: storage[0..<n]))
-            for case .flipComplete(let token, let sequence, _, _, _) in events {
+            for case .flipComplete(let token, let sequence, let sec, let usec, _) in events {
                 guard token == flipToken, flipPending else {
                     Log.warning("unexpected flip event \(token) (expected \(flipPending ? "\(flipToken)" : "none"))")
                     continue
@@ -117,6 +119,7 @@ public final class ScanoutOutput {
                 completedFlips += 1
                 if let last = lastSequence { vblankGaps[sequence &- last, default: 0] += 1 }
                 lastSequence = sequence
+                lastFlipTime = Double(sec) + Double(usec) / 1e6
                 completed = true
             }
             if n < storage.count { break }

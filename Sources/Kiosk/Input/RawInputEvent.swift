@@ -13,3 +13,14 @@ public enum RawInputEvent: Hashable, Sendable {
     case dial(steps: Int, time: Double)
     case key(code: UInt32, pressed: Bool, time: Double)
 }
+
+extension RawInputEvent {
+    /// When the kernel stamped the event (CLOCK_MONOTONIC seconds).
+    public var time: Double {
+        switch self {
+        case .touchDown(_, _, let t), .touchMotion(_, _, let t), .touchUp(_, let t), .touchCancel(let t),
+             .wheel(_, let t), .dial(_, let t), .key(_, _, let t):
+            return t
+        }
+    }
+}

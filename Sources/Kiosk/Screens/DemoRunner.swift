@@ -54,6 +54,11 @@ public final class DemoRunner {
     var queuedOffset = ScrollOffset.zero
     var onScreenOffset = ScrollOffset.zero
     var presented = 0
+    /// Kernel time of the oldest input whose effect is not on screen yet, and of the input in the queued frame.
+    var unshownInputTime: Double?
+    var queuedInputTime: Double?
+    /// Input-to-flip latencies in seconds, for the statistics at exit.
+    var latencies: [Double] = []
 
     public init(options: DemoOptions) throws {
         self.options = options
@@ -108,6 +113,11 @@ public final class DemoRunner {
         frame(full: true)
         try loop.run()
         let gaps = display.output.vblankGaps.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
+        if !latencies.isEmpty {
+            let sorted = latencies.sorted()
+            let median = sorted[sorted.count / 2], p99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
+            Log.info("input-to-flip latency over \(sorted.count) inputs: median \((median * 1000).formatted2) ms, p99 \((p99 * 1000).formatted2) ms, max \((sorted.last! * 1000).formatted2) ms")
+        }
         Log.info("demo stats presented=\(presented) flips=\(display.output.completedFlips) pending=\(display.output.flipPending ? 1 : 0) vblank_gaps=\(gaps.isEmpty ? "none" : gaps)")
         return 0
     }
@@ -147,6 +157,7 @@ public final class DemoRunner {
             menu.jump(toItem: ScrollOffset(now - start).nearestItem)
         }
         for input in inputs { menu.handle(input, now: now) }
+        if unshownInputTime == nil { unshownInputTime = event.time }
         frame(full: false)
     }
 
@@ -166,6 +177,8 @@ public final class DemoRunner {
         let damage = full ? scene.renderFull(into: shadow, offset: offset) : scene.renderStep(into: shadow, offset: offset)
         if display.present(shadow, damage: [damage]) {
             queuedOffset = offset
+            queuedInputTime = unshownInputTime
+            unshownInputTime = nil
             presented += 1
         }
     }
@@ -183,6 +196,10 @@ public final class DemoRunner {
 
     func flipped() {
         onScreenOffset = queuedOffset
+        if let input = queuedInputTime, let shown = display.output.lastFlipTime {
+            latencies.append(shown - input)
+            queuedInputTime = nil
+        }
         if options.exitAfterFlips.map({ display.output.completedFlips >= $0 }) == true {
             loop.stop()
             return

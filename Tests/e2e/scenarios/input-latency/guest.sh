@@ -1,0 +1,12 @@
+# e2e-timeout: 300
+# e2e-needs: kiosk
+# Input-to-flip latency: 200 wheel detents, each far enough apart to be shown on its own;
+# the kiosk measures from the kernel's timestamp of the event to the flip that shows it.
+e2e_uinput_start
+ui add wheel wh
+e2e_bg kiosk kiosk demo --motion none
+sleep 5
+ui wheel wh 200 150
+sleep 2
+e2e_stop kiosk TERM 20
+e2e_uinput_stop
