@@ -1,0 +1,110 @@
+import LayoutCore
+import Raster
+
+/// One screen of the kiosk (arc, dial or list): its state between input and frames, and its
+/// drawing. Time is passed in; nothing here touches a device, so the whole screen can be
+/// driven and rendered in tests.
+public protocol MenuScreen: AnyObject {
+    var config: ScreenConfig { get }
+    /// The selected item, as an index into `config.items` (sections flattened in order).
+    var selectedIndex: Int { get }
+    /// True while an animation runs (frames are needed without further input).
+    var isMoving: Bool { get }
+    /// Something changed that is not on screen yet.
+    var needsFrame: Bool { get }
+    /// Puts the selection on `index` at once (restoring it after a reload or on return).
+    func select(_ index: Int)
+    func handle(_ input: MenuInput, now: Double)
+    /// Draws the screen as it stands at `now` into `target` (the screen's size) and says which
+    /// part changed and what happened. `full` redraws everything (first frame, display regained).
+    func render(into target: PixelBuffer, now: Double, full: Bool) -> (damage: PixelRect, events: [MenuEvent])
+}
+
+/// What every screen shares: the theme, its font (loaded once) and decoded icons, and the
+/// drawing of the parts common to all styles (background, title, back button).
+public final class ScreenResources {
+    public let theme: ThemeConfig
+    public let font: Font
+    public let width: Int
+    public let height: Int
+    private var icons: [String: PixelBuffer?] = [:]
+
+    public init(theme: ThemeConfig, width: Int, height: Int) throws(RasterError) {
+        self.theme = theme
+        font = try Font(path: theme.font)
+        self.width = width
+        self.height = height
+    }
+
+    public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
+
+    /// The decoded icon at `path`, or nil (logged once) when it cannot be read.
+    public func icon(_ path: String) -> PixelBuffer? {
+        if let cached = icons[path] { return cached }
+        var image: PixelBuffer?
+        do {
+            image = try PNGCodec.read(path: path)
+        } catch {
+            Log.warning("icon \(path): \(error)")
+        }
+        icons[path] = image
+        return image
+    }
+
+    /// Title bar height: the title text plus a margin, at least the back button.
+    public var headerHeight: Double { (theme.titleSize * Double(height) * 1.6).rounded() }
+
+    /// The back button, top left, shown on screens below the home screen.
+    public var backButton: Rect {
+        let h = headerHeight * 0.7
+        return Rect(x: h * 0.3, y: (headerHeight - h) / 2, width: h * 2.6, height: h)
+    }
+
+    /// Draws the background, the title and, if `showsBack`, the back button: the static part of a screen.
+    public func drawChrome(into target: PixelBuffer, background: BackgroundConfig, title: String?, showsBack: Bool) {
+        let canvas = Canvas(target)
+        do {
+            var image: PixelBuffer?
+            if background.pattern == .image, let path = background.image { image = icon(path) }
+            try background.makeTile(forHeight: height, image: image).fill(canvas)
+        } catch {
+            canvas.clear(background.background)
+        }
+        let size = theme.titleSize * Double(height)
+        let metrics = font.lineMetrics(size: size)
+        let baseline = headerHeight / 2 + (metrics.ascent - metrics.descent) / 2
+        var x = headerHeight * 0.3
+        if showsBack {
+            let b = backButton
+            canvas.fill(Path.roundedRect(b, radius: b.height / 2), color: theme.row, opacity: theme.rowOpacity)
+            canvas.drawText("‹ Back", font: font, size: size * 0.8, at: Point(x: b.midX, y: b.midY + (metrics.ascent - metrics.descent) * 0.4),
+                            color: theme.text, alignment: .center, maxWidth: b.width - 8)
+            x = b.maxX + headerHeight * 0.3
+        }
+        if let title, !title.isEmpty {
+            canvas.drawText(title, font: font, size: size, at: Point(x: x, y: baseline), color: theme.title,
+                            maxWidth: Double(width) - x - headerHeight * 0.3)
+        }
+    }
+
+    /// A row: rounded rectangle with `corners` rounded, optional icon, label; outlined when highlighted.
+    public func drawRow(on canvas: Canvas, frame r: Rect, corners: Corners = .all, label: String, icon: String?,
+                        highlighted: Bool, textSize: Double, transform: AffineTransform = .identity) {
+        let radius = theme.cornerRadius * r.height
+        let shape = Path.roundedRect(RoundedRect(rect: r, radius: radius, corners: corners))
+        canvas.fill(shape, color: theme.row, opacity: theme.rowOpacity, transform: transform)
+        if highlighted { canvas.stroke(shape, width: theme.highlightWidth, color: theme.highlight, transform: transform) }
+        let padding = 0.1 * min(r.width, r.height * 4)
+        var textX = r.minX + padding
+        if let path = icon, let image = self.icon(path), transform.isIdentity {
+            let side = r.height * 0.6
+            canvas.draw(image, in: Rect(x: textX, y: r.midY - side / 2, width: side, height: side))
+            textX += side + padding / 2
+        }
+        let metrics = font.lineMetrics(size: textSize)
+        let baseline = r.midY + (metrics.ascent - metrics.descent) / 2
+        canvas.drawText(label, font: font, size: textSize, at: transform.apply(Point(x: textX, y: baseline)), color: theme.text,
+                        maxWidth: max(0, r.maxX - padding - textX),
+                        rotation: transform.isIdentity ? .zero : Angle(radians: .atan2(y: transform.b, x: transform.a)))
+    }
+}
