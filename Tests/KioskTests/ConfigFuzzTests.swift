@@ -116,6 +116,8 @@ import Testing
         ("[:]\n", 1, 2, "':'"), ("[ :]", 1, 3, "':'"), ("[[ :]]", 1, 4, "':'"), ("a = 1\n[\n", 2, 2, "a line break"),
         ("[\r\n", 1, 2, "a carriage return"), ("x = 1\n  [é]", 2, 4, "'é'"), ("[=]", 1, 2, "'='"),
         ("s = \"\"\"a\\\n  b\"\"\"\n[:]", 3, 2, "':'"), ("a = [}", 1, 6, "'}'"), ("a = [1, # c\n }", 2, 2, "'}'"), ("a = {b = [{}, }]}", 1, 15, "'}'"),
+        ("a = 1979-05-27 7\n", 1, 5, "'7'"), ("a = [1979-05-27 7]", 1, 6, "'7'"), ("_= 46(m-----h 1}", 1, 4, "'1'"),
+        ("a=1_979-05-27 7\n", 1, 3, "'7'"),
     ])
     func headersThatWouldAbortAreSyntaxErrors(text: String, line: Int, column: Int, saw: String) {
         let finding = TOMLHeaderGuard.check(text)
@@ -135,6 +137,8 @@ import Testing
         "# [:]\n[\"a b\"]\n['c']\n[ d ]\n[[e]]\n[-]\n[_]\n",    // comments, quoted and odd bare keys
         "t = { a = [ 1, 2 ] }\n[x]\n",
         "a = [ \"}\", '}', { b = \"]\" } ] # }\n",                // braces in strings and comments
+        "a = 1979-05-27 07:32:00\nb = 1979-05-27\nc = \"1979-05-27 7\" # 1979-05-27 7\n", // dates, and date-like text
+        "a = 1979-05-27T07:32:00Z\nb = [1979-05-27, 1979-05-28]\n",
     ])
     func validDocumentsAreNotFlagged(text: String) {
         #expect(TOMLHeaderGuard.check(text) == nil)

@@ -5,7 +5,9 @@
 ///   nor a quote (`[:]`, `[é]`, a lone `[` at the end of a line): the header parser calls
 ///   `parse_key()` without checking the character that `parse_key()` asserts;
 /// - a `}` where an array expects a value (`a = [}`, `[1, }`): `parse_array()` calls
-///   `parse_value()`, which asserts that the character is not a value terminator.
+///   `parse_value()`, which asserts that the character is not a value terminator;
+/// - a date followed by a space and a single digit (`a = 1979-05-27 7`): the value scanner looks
+///   for a time after the space and asserts on the terminator after the digit.
 /// Both are reported here, before parsing, the way the parser reports its own errors.
 ///
 /// It follows TOML's lexical structure (strings of the four kinds, comments, open brackets) to
@@ -97,10 +99,39 @@ enum TOMLHeaderGuard {
                     if i < s.count, s[i] == c { i += 1 }
                 }
             default:
+                if c.properties.numericType == .decimal, c.isASCII, i == 0 || isTokenBoundary(s[i - 1]),
+                   let message = dateFollowedByLoneDigit(s, from: i) {
+                    return Finding(line: line, column: column(i), message: message)
+                }
                 i += 1
             }
         }
         return nil
+    }
+
+    static func isTokenBoundary(_ c: Unicode.Scalar) -> Bool {
+        c == " " || c == "\t" || c == "\n" || c == "\r" || c == "=" || c == "[" || c == "{" || c == ","
+    }
+
+    /// What toml++ treats as the end of a value (a superset is fine: it only decides where a
+    /// date-like token ends).
+    static func isValueTerminator(_ c: Unicode.Scalar) -> Bool {
+        c == " " || c == "\t" || c == "\n" || c == "\r" || c == "]" || c == "}" || c == "," || c == "#"
+            || (c.value >= 0x0B && c.value <= 0x0C)
+    }
+
+    /// The toml++ assertion's trigger: ten characters (underscores aside) with `-` 5th and 8th,
+    /// a space, one digit, then a terminator. Never valid TOML, so flagging it is always right.
+    private static func dateFollowedByLoneDigit(_ s: [Unicode.Scalar], from start: Int) -> String? {
+        var j = start
+        var chars: [Unicode.Scalar] = []
+        while j < s.count, !isValueTerminator(s[j]), chars.count <= 10 {
+            if s[j] != "_" { chars.append(s[j]) }
+            j += 1
+        }
+        guard chars.count == 10, chars[4] == "-", chars[7] == "-", j + 2 < s.count, s[j] == " ",
+              s[j + 1].isASCII, s[j + 1].properties.numericType == .decimal, isValueTerminator(s[j + 2]) else { return nil }
+        return "Error while parsing value: after a date and a space comes a time (HH:MM:SS), saw '\(s[j + 1])'"
     }
 
     /// What toml++ accepts as the start of a key without TOML_LANG_UNRELEASED.
