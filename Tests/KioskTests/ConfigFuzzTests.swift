@@ -111,7 +111,7 @@ import Testing
 /// toml++ 3.4.0 asserts (aborting debug builds) on a table header whose key starts with a
 /// character that cannot start a key, and on a `}` where an array expects a value; the guard
 /// reports those as syntax errors before parsing.
-@Suite struct ConfigHeaderGuardTests {
+@Suite struct ConfigParserGuardTests {
     @Test(arguments: [
         ("[:]\n", 1, 2, "':'"), ("[ :]", 1, 3, "':'"), ("[[ :]]", 1, 4, "':'"), ("a = 1\n[\n", 2, 2, "a line break"),
         ("[\r\n", 1, 2, "a carriage return"), ("x = 1\n  [é]", 2, 4, "'é'"), ("[=]", 1, 2, "'='"),
@@ -119,8 +119,8 @@ import Testing
         ("a = 1979-05-27 7\n", 1, 5, "'7'"), ("a = [1979-05-27 7]", 1, 6, "'7'"), ("_= 46(m-----h 1}", 1, 4, "'1'"),
         ("a=1_979-05-27 7\n", 1, 3, "'7'"),
     ])
-    func headersThatWouldAbortAreSyntaxErrors(text: String, line: Int, column: Int, saw: String) {
-        let finding = TOMLHeaderGuard.check(text)
+    func inputsThatWouldAbortAreSyntaxErrors(text: String, line: Int, column: Int, saw: String) {
+        let finding = TOMLParserGuard.check(text)
         #expect(finding?.line == line && finding?.column == column, "\(String(describing: finding))")
         #expect(finding?.message.hasSuffix("saw \(saw)") == true, "\(String(describing: finding))")
         let (config, problems) = ConfigLoader.decode(text: text, file: "k.toml", baseDirectory: "/")
@@ -141,6 +141,6 @@ import Testing
         "a = 1979-05-27T07:32:00Z\nb = [1979-05-27, 1979-05-28]\n",
     ])
     func validDocumentsAreNotFlagged(text: String) {
-        #expect(TOMLHeaderGuard.check(text) == nil)
+        #expect(TOMLParserGuard.check(text) == nil)
     }
 }

@@ -38,7 +38,7 @@ public enum ConfigLoader {
     }
 
     static func decodeWithSource(text: String, file: String, baseDirectory: String) -> Loaded {
-        if let finding = TOMLHeaderGuard.check(text) {
+        if let finding = TOMLParserGuard.check(text) {
             let location = ConfigLocation(line: finding.line, column: finding.column)
             return Loaded(problems: [ConfigProblem(.error, file: file, at: location, "TOML syntax error: \(finding.message)")])
         }

@@ -14,7 +14,7 @@
 /// know where statements start and what encloses a character; on a valid prefix that structure is
 /// exact, so it never flags a document the parser would accept, and it sees every header and
 /// array the parser would reach.
-enum TOMLHeaderGuard {
+enum TOMLParserGuard {
     struct Finding: Equatable {
         var line: Int
         var column: Int
