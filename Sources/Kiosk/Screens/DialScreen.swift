@@ -1,0 +1,166 @@
+import LayoutCore
+import Raster
+
+/// A dial screen (DESIGN.md §1, seed 003): items stand around a full circle below the header;
+/// the dial turns under a finger or the knob and settles with one item at the pointer.
+///
+/// Labels stay upright instead of turning with the dial: text at the bottom of a turned dial
+/// would be upside down, and upright text is drawn from the font's hinted bitmap cache, which is
+/// crisper at these sizes and cheaper per frame than rotated outlines. The hub in the middle
+/// repeats the selected item's full label (the items' own labels may be shortened) and carries
+/// the pointer. A frame redraws only the dial's bounding square, restored from the chrome cache.
+public final class DialScreen: MenuScreen {
+    public let config: ScreenConfig
+    let style: DialStyle
+    let resources: ScreenResources
+    var controller: DialMenuController
+    let showsBack: Bool
+    private let chrome: PixelBuffer
+    private let items: [MenuItem]
+
+    public init(config: ScreenConfig, style: DialStyle, resources: ScreenResources, showsBack: Bool) throws(RasterError) {
+        self.config = config
+        self.style = style
+        self.resources = resources
+        self.showsBack = showsBack
+        items = config.items
+        let geometry = Self.geometry(style: style, resources: resources, count: items.count)
+        controller = DialMenuController(geometry: geometry, count: max(1, items.count), wraps: style.wrap)
+        chrome = try PixelBuffer(width: resources.width, height: resources.height)
+        resources.drawChrome(into: chrome, background: config.background, title: config.title, showsBack: showsBack)
+    }
+
+    /// The dial centred in the area below the header, radius `style.radius × min(width, height)`
+    /// (shrunk if it would not fit there).
+    static func geometry(style: DialStyle, resources: ScreenResources, count: Int) -> DialGeometry {
+        let w = Double(resources.width), h = Double(resources.height)
+        let top = min(resources.headerHeight, h)
+        let area = Rect(x: 0, y: top, width: w, height: h - top)
+        return DialGeometry(style: style, area: area, screenMin: min(w, h), count: count,
+                            highlightWidth: resources.theme.highlightWidth)
+    }
+
+    public var geometry: DialGeometry { controller.geometry }
+    public var selectedIndex: Int { controller.selectedIndex }
+    public var isMoving: Bool { controller.isMoving }
+    public var needsFrame: Bool { controller.needsFrame }
+    public func select(_ index: Int) { controller.jump(toItem: index) }
+
+    public func handle(_ input: MenuInput, now: Double) {
+        if showsBack, case .gesture(.tap(let p, _)) = input, resources.backButton.contains(p) {
+            controller.handle(.command(.back, count: 1), now: now)
+            return
+        }
+        controller.handle(input, now: now)
+    }
+
+    /// The part of the screen a frame redraws: the dial's bounding square.
+    public var damage: PixelRect { PixelRect(covering: geometry.bounds).intersection(resources.bounds) }
+
+    /// Where item `index`'s shape is drawn at `offset` (nil when it is not on the dial).
+    public func itemFrame(_ index: Int, at offset: ScrollOffset) -> Rect? {
+        let size = geometry.itemSize
+        return controller.layout.visibleItems(at: offset, domain: controller.scroller.domain, count: controller.count)
+            .first { $0.index == index }
+            .map { Rect(center: $0.center, size: size) }
+    }
+
+    public func render(into target: PixelBuffer, now: Double, full: Bool) -> (damage: PixelRect, events: [MenuEvent]) {
+        let (offset, events) = controller.frame(now: now)
+        let damage = full ? resources.bounds : self.damage
+        target.copyRows(from: chrome, rect: damage)
+        let canvas = Canvas(target)
+        canvas.setClip(damage)
+        drawDial(on: canvas, at: offset)
+        return (damage, events)
+    }
+
+    private func drawDial(on canvas: Canvas, at offset: ScrollOffset) {
+        let theme = resources.theme
+        let layout = controller.layout
+        let g = geometry
+        guard layout.radius > 0, g.itemSize.width > 0 else { return }
+        let c = layout.center
+        // The dial's face: a faint ring under the items, so the circle reads as one control.
+        let ringWidth = 2 * layout.itemRadius * 0.8
+        canvas.fill(.ringSector(center: c, innerRadius: layout.radius - ringWidth / 2, outerRadius: layout.radius + ringWidth / 2,
+                                start: .zero, sweep: Angle(radians: 2 * .pi)),
+                    color: theme.row, opacity: theme.rowOpacity * 0.18)
+        guard !items.isEmpty else { return }
+        let selected = offset.nearestItem
+        let labelSize = 0.36 * g.itemSize.height
+        let metrics = resources.font.lineMetrics(size: labelSize)
+        for item in layout.visibleItems(at: offset, domain: controller.scroller.domain, count: controller.count) {
+            let frame = Rect(center: item.center, size: g.itemSize)
+            let shape = Path.roundedRect(frame, radius: frame.height / 2)
+            let isSelected = item.item == selected
+            canvas.fill(shape, color: theme.row, opacity: theme.rowOpacity)
+            if isSelected {
+                canvas.fill(shape, color: theme.highlight, opacity: 0.35)
+                canvas.stroke(shape, width: theme.highlightWidth, color: theme.highlight)
+            }
+            drawLabel(items[item.index], in: frame, size: labelSize, metrics: metrics, on: canvas)
+        }
+        drawHub(on: canvas, selected: items[controller.scroller.domain.contentIndex(selected) ?? 0])
+    }
+
+    /// Icon (if any) and label centred as one group in `frame`, the label shortened to fit.
+    private func drawLabel(_ item: MenuItem, in frame: Rect, size: Double, metrics: (ascent: Double, descent: Double), on canvas: Canvas) {
+        let padding = frame.height * 0.3
+        var available = frame.width - 2 * padding
+        var icon: PixelBuffer?
+        let side = frame.height * 0.5
+        if let path = item.icon, let image = resources.icon(path), available > side * 3 {
+            icon = image
+            available -= side + padding / 2
+        }
+        let text = resources.font.truncated(item.label, size: size, maxWidth: max(0, available))
+        let textWidth = resources.font.measure(text, size: size)
+        let groupWidth = textWidth + (icon == nil ? 0 : side + padding / 2)
+        var x = frame.midX - groupWidth / 2
+        if let icon {
+            canvas.draw(icon, in: Rect(x: x, y: frame.midY - side / 2, width: side, height: side))
+            x += side + padding / 2
+        }
+        let baseline = frame.midY + (metrics.ascent - metrics.descent) / 2
+        canvas.drawText(text, font: resources.font, size: size, at: Point(x: x, y: baseline), color: resources.theme.text)
+    }
+
+    /// The hub: a disc with the selected item's label and a pointer towards `style.pointer`.
+    private func drawHub(on canvas: Canvas, selected: MenuItem) {
+        let theme = resources.theme
+        let layout = controller.layout
+        let c = layout.center
+        let hub = geometry.hubRadius
+        guard hub > 4 else { return }
+        // The pointer: a triangle from the hub's rim towards the item at the pointer.
+        let dir = layout.pointer
+        let across = dir + Angle(radians: .pi / 2)
+        let halfBase = hub * 0.22
+        let baseRadius = hub * 0.86
+        let tipRadius = hub + (layout.radius - layout.itemRadius * 0.62 - hub) * 0.85
+        func at(_ r: Double, _ side: Double) -> Point {
+            Point(x: c.x + r * dir.cos + side * across.cos, y: c.y + r * dir.sin + side * across.sin)
+        }
+        canvas.fill(.polygon([at(baseRadius, -halfBase), at(tipRadius, 0), at(baseRadius, halfBase)]), color: theme.highlight)
+        canvas.fill(.circle(center: c, radius: hub), color: theme.row, opacity: theme.rowOpacity)
+        canvas.stroke(.circle(center: c, radius: hub - theme.highlightWidth / 2), width: theme.highlightWidth, color: theme.highlight)
+        let size = hub * 0.2
+        let metrics = resources.font.lineMetrics(size: size)
+        var baseline = c.y + (metrics.ascent - metrics.descent) / 2
+        if controller.count > controller.layout.effectiveSlots(count: controller.count) {
+            // A window onto a longer list: say where in it the dial stands.
+            baseline -= size * 0.45
+            let position = "\(selectedPosition) / \(controller.count)"
+            canvas.drawText(position, font: resources.font, size: size * 0.6, at: Point(x: c.x, y: baseline + size * 1.1),
+                            color: theme.text, opacity: 0.7, alignment: .center)
+        }
+        canvas.drawText(selected.label, font: resources.font, size: size, at: Point(x: c.x, y: baseline),
+                        color: theme.text, alignment: .center, maxWidth: hub * 1.6)
+    }
+
+    /// 1-based position of the item at the pointer, for the hub.
+    private var selectedPosition: Int {
+        (controller.scroller.domain.contentIndex(controller.scroller.position.nearestItem) ?? 0) + 1
+    }
+}

@@ -1,0 +1,161 @@
+import LayoutCore
+
+/// The state of a grouped list screen between input and frames, with time passed in.
+///
+/// The content scrolls vertically in pixels (`ScrollPhysics.pixels`, bounded by the content
+/// height): a finger drags it 1:1 and flicks it. The knob moves a focus ring row by row in
+/// reading order (the layout's `rows` order, which is also the items' order) and scrolls just
+/// enough to keep the focused row in view. A tap on a row focuses and activates it at once
+/// (`.tapped` then `.activated`): people tapping a list row expect it to act, and there is no
+/// pointer to move first. A tap that stops a moving list only stops it, as on phones.
+public struct ListMenuController: Sendable {
+    public let layout: ListLayout
+    /// The scrolled region on screen: content line `offset` is drawn at `viewport.minY`.
+    public let viewport: Rect
+    public private(set) var scroller: Scroller
+    /// Index into `layout.rows` (= the flat item index) of the focused row.
+    public private(set) var focus: Int
+    public private(set) var needsFrame = true
+    /// The list moved fast enough when the finger came down that the tap only stops it.
+    private var pressStoppedMotion = false
+    private var restReported = false
+    private var pending: [MenuEvent] = []
+
+    /// Below this speed (pixels per second) a list being pressed counts as still.
+    static let stillSpeed = 40.0
+
+    public init(layout: ListLayout, viewport: Rect, selected: Int = 0) {
+        self.layout = layout
+        self.viewport = viewport
+        let maxOffset = layout.maximumOffset(viewportHeight: viewport.height)
+        scroller = Scroller(domain: .bounded(lower: 0, upper: Int(maxOffset.rounded(.up))), physics: .pixels)
+        focus = 0
+        jump(toItem: selected)
+    }
+
+    public var rowCount: Int { layout.rows.count }
+    /// The focused row's flat item index (rows are laid out in item order).
+    public var selectedIndex: Int { focus }
+    public var isMoving: Bool { scroller.isAnimating }
+    /// Scroll offset in pixels of the content at the top of the viewport.
+    public var offset: Double { scroller.position.approximateValue }
+
+    /// Focuses item `item` and scrolls it into view at once.
+    public mutating func jump(toItem item: Int) {
+        guard rowCount > 0 else { return }
+        focus = Swift.max(0, Swift.min(item, rowCount - 1))
+        let target = layout.offset(revealing: focus, from: scroller.restingPosition.approximateValue, viewportHeight: viewport.height)
+        scroller.jump(toItem: Int(target.rounded()))
+        needsFrame = true
+    }
+
+    /// The content point under a screen point, or nil outside the viewport.
+    public func contentPoint(_ p: Point) -> Point? {
+        guard viewport.contains(p) else { return nil }
+        return Point(x: p.x - viewport.minX, y: p.y - viewport.minY + offset)
+    }
+
+    /// Where row `index` is on screen at the current offset.
+    public func screenFrame(ofRow index: Int) -> Rect? {
+        guard layout.rows.indices.contains(index) else { return nil }
+        return layout.rows[index].frame.offsetBy(dx: viewport.minX, dy: viewport.minY - offset)
+    }
+
+    public mutating func handle(_ input: MenuInput, now: Double) {
+        needsFrame = true
+        switch input {
+        case .gesture(.pressed(_, let t)):
+            pressStoppedMotion = Swift.abs(scroller.velocity(at: t)) > Self.stillSpeed
+            scroller.beginDrag(at: t)
+        case .gesture(.dragBegan):
+            break
+        case .gesture(.dragMoved(_, let delta, let t)):
+            restReported = false
+            // Content follows the finger: moving it up scrolls further down the list.
+            scroller.drag(by: -delta.y, at: t)
+        case .gesture(.dragEnded(_, let t)):
+            restReported = false
+            let v = scroller.releaseVelocity(at: t)
+            let before = scroller.position
+            scroller.endDrag(at: t)
+            pending.append(.released(velocity: v, moved: Int(before.distance(to: scroller.restingPosition).rounded())))
+        case .gesture(.tap(let p, let t)):
+            scroller.endDrag(at: t)
+            if pressStoppedMotion {
+                restReported = false
+                return
+            }
+            guard let point = contentPoint(p), case .row(let section, let row)? = layout.hitTest(point),
+                  let index = layout.rows.firstIndex(where: { $0.section == section && $0.row == row }) else { return }
+            pending.append(.tapped(index))
+            pending.append(.activated(index))
+            if index != focus {
+                focus = index
+                restReported = false
+            }
+            reveal(at: now)
+        case .gesture(.cancelled(let t)):
+            restReported = false
+            scroller.cancelDrag(at: t)
+        case .command(.next, let n):
+            moveFocus(by: n, now: now)
+        case .command(.previous, let n):
+            moveFocus(by: -n, now: now)
+        case .command(.select, _):
+            if rowCount > 0 { pending.append(.activated(focus)) }
+        case .command(.back, _):
+            pending.append(.back)
+        }
+    }
+
+    /// Knob steps: `steps` rows on in reading order, stopping at the ends. When the focused row
+    /// was scrolled out of sight by touch, the first step starts from the rows in view instead
+    /// of jumping back to it.
+    private mutating func moveFocus(by steps: Int, now: Double) {
+        guard rowCount > 0, steps != 0 else { return }
+        scroller.update(now: now)
+        var from = focus
+        if !isInView(focus) {
+            let visible = Array(layout.visibleRowIndices(top: restingOffset, bottom: restingOffset + viewport.height))
+                .filter(isInView)
+            if let first = visible.first, let last = visible.last {
+                from = steps > 0 ? first - 1 : last + 1
+            }
+        }
+        let target = Swift.max(0, Swift.min(rowCount - 1, from + steps))
+        guard target != focus || !isInView(focus) else { return }
+        focus = target
+        restReported = false
+        reveal(at: now)
+    }
+
+    private var restingOffset: Double { scroller.restingPosition.approximateValue }
+
+    /// Row `index` lies wholly inside the viewport once the current motion ends.
+    private func isInView(_ index: Int) -> Bool {
+        let frame = layout.rows[index].frame
+        return frame.minY >= restingOffset - 0.5 && frame.maxY <= restingOffset + viewport.height + 0.5
+    }
+
+    /// Scrolls as little as possible to bring the focused row into view.
+    private mutating func reveal(at now: Double) {
+        let target = layout.offset(revealing: focus, from: restingOffset, viewportHeight: viewport.height)
+        let stop = Int(target.rounded())
+        if stop != scroller.restingPosition.nearestItem || !scroller.restingPosition.isIntegral {
+            scroller.scroll(toItem: stop, at: now)
+        }
+    }
+
+    /// Advances to `now`: the offset to draw, and what happened since the last call.
+    /// A motion or focus change that ended reports `.selected` exactly once.
+    public mutating func frame(now: Double) -> (offset: Double, events: [MenuEvent]) {
+        scroller.update(now: now)
+        needsFrame = false
+        if scroller.isIdle, !restReported, rowCount > 0 {
+            restReported = true
+            pending.append(.selected(focus))
+        }
+        defer { pending.removeAll() }
+        return (offset, pending)
+    }
+}

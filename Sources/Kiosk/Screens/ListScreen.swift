@@ -1,0 +1,117 @@
+import LayoutCore
+import Raster
+
+/// A grouped list screen (DESIGN.md §1, seed 004): section titles, then each section's rows in
+/// `style.columns` waterfall columns, corners rounded by each row's place in its column run.
+///
+/// The layout is computed once, when the screen is made for its size. The content scrolls under
+/// the header bar; a frame restores the content area from the chrome cache and draws only the
+/// rows and section titles that intersect it.
+public final class ListScreen: MenuScreen {
+    public let config: ScreenConfig
+    let style: ListStyle
+    let resources: ScreenResources
+    var controller: ListMenuController
+    let showsBack: Bool
+    private let chrome: PixelBuffer
+    private let items: [MenuItem]
+    private let sectionTitles: [String?]
+    private let rowHeight: Double
+
+    public init(config: ScreenConfig, style: ListStyle, resources: ScreenResources, showsBack: Bool) throws(RasterError) {
+        self.config = config
+        self.style = style
+        self.resources = resources
+        self.showsBack = showsBack
+        items = config.items
+        sectionTitles = config.sections.map(\.title)
+        let h = Double(resources.height), w = Double(resources.width)
+        let top = min(resources.headerHeight, h)
+        let rowFraction = style.rowHeight.isFinite && style.rowHeight > 0 ? min(style.rowHeight, 1) : 0.1
+        rowHeight = max(1, (rowFraction * h).rounded())
+        let layout = Self.layout(config: config, style: style, width: w, height: h, rowHeight: rowHeight)
+        controller = ListMenuController(layout: layout, viewport: Rect(x: 0, y: top, width: w, height: h - top))
+        chrome = try PixelBuffer(width: resources.width, height: resources.height)
+        resources.drawChrome(into: chrome, background: config.background, title: config.title, showsBack: showsBack)
+    }
+
+    /// The list's layout for a screen of this size: spacing in pixels at 1080 lines, scaled.
+    static func layout(config: ScreenConfig, style: ListStyle, width: Double, height: Double, rowHeight: Double) -> ListLayout {
+        let scale = height / 1080
+        let metrics = ListMetrics(columns: max(1, style.columns), columnSpacing: (32 * scale).rounded(), rowSpacing: 0,
+                                  sectionSpacing: (24 * scale).rounded(), insets: (32 * scale).rounded())
+        let sections = config.sections.map { section in
+            ListSection(headerHeight: section.title.map { $0.isEmpty ? 0 : (rowHeight * 0.75).rounded() } ?? 0,
+                        rowHeights: Array(repeating: rowHeight, count: section.items.count))
+        }
+        return ListLayout(width: width, sections: sections, metrics: metrics)
+    }
+
+    public var layout: ListLayout { controller.layout }
+    public var selectedIndex: Int { controller.selectedIndex }
+    public var isMoving: Bool { controller.isMoving }
+    public var needsFrame: Bool { controller.needsFrame }
+    public func select(_ index: Int) { controller.jump(toItem: index) }
+
+    public func handle(_ input: MenuInput, now: Double) {
+        if showsBack, case .gesture(.tap(let p, _)) = input, resources.backButton.contains(p) {
+            controller.handle(.command(.back, count: 1), now: now)
+            return
+        }
+        controller.handle(input, now: now)
+    }
+
+    /// The scrolled content area below the header: what a frame redraws.
+    public var damage: PixelRect { PixelRect(covering: controller.viewport).intersection(resources.bounds) }
+
+    public func render(into target: PixelBuffer, now: Double, full: Bool) -> (damage: PixelRect, events: [MenuEvent]) {
+        let (offset, events) = controller.frame(now: now)
+        let content = damage
+        let damage = full ? resources.bounds : content
+        target.copyRows(from: chrome, rect: damage)
+        let canvas = Canvas(target)
+        canvas.setClip(content)
+        drawContent(on: canvas, offset: offset)
+        return (damage, events)
+    }
+
+    private func drawContent(on canvas: Canvas, offset: Double) {
+        let theme = resources.theme
+        let viewport = controller.viewport
+        let layout = controller.layout
+        let dy = viewport.minY - offset
+        let top = offset, bottom = offset + viewport.height
+        // Section titles: in the title colour on the background, like the screen's title but smaller.
+        let headerSize = rowHeight * 0.36
+        for header in layout.visibleHeaders(top: top, bottom: bottom) where header.frame.height > 0 {
+            guard let title = sectionTitles[header.section], !title.isEmpty else { continue }
+            let frame = header.frame.offsetBy(dx: viewport.minX, dy: dy)
+            let baseline = frame.maxY - frame.height * 0.3
+            canvas.drawText(title.uppercased(), font: resources.font, size: headerSize,
+                            at: Point(x: frame.minX + rowHeight * 0.2, y: baseline),
+                            color: theme.title, opacity: 0.75, maxWidth: frame.width - rowHeight * 0.4)
+        }
+        let textSize = theme.textSize * rowHeight
+        let separatorInset = rowHeight * 0.2
+        for i in layout.visibleRowIndices(top: top, bottom: bottom) {
+            let row = layout.rows[i]
+            let frame = row.frame.offsetBy(dx: viewport.minX, dy: dy)
+            let item = items[i]
+            resources.drawRow(on: canvas, frame: frame, corners: row.position.roundedCorners, label: item.label, icon: item.icon,
+                              highlighted: false, textSize: textSize)
+            if row.position == .middle || row.position == .bottom {
+                // A hairline between rows of one run, as grouped lists have.
+                canvas.fill(Rect(x: frame.minX + separatorInset, y: frame.minY, width: frame.width - 2 * separatorInset, height: 1),
+                            color: theme.text, opacity: 0.14)
+            }
+        }
+        // The focus ring last, so neighbouring rows drawn after it cannot cover half of it.
+        if let frame = controller.screenFrame(ofRow: controller.focus), frame.maxY > viewport.minY, frame.minY < viewport.maxY {
+            let row = layout.rows[controller.focus]
+            let inset = theme.highlightWidth / 2
+            let ring = RoundedRect(rect: frame.insetBy(dx: inset, dy: inset), radius: theme.cornerRadius * frame.height - inset,
+                                   corners: row.position.roundedCorners)
+            canvas.stroke(.roundedRect(ring), width: theme.highlightWidth, color: theme.highlight)
+        }
+    }
+}
