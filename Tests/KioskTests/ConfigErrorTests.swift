@@ -1,3 +1,4 @@
+import LayoutCore
 import Testing
 @testable import Kiosk
 
@@ -165,5 +166,42 @@ import Testing
             #"kiosk.toml:4: screens.main.wrap: only used with style = "arc" or "dial"; this screen is "list""#,
             #"kiosk.toml:6: screens.main.items: only used with style = "arc" or "dial"; this screen is "list""#,
         ], "got:\n\(c.report)")
+    }
+}
+
+@Suite struct ConfigRangeTests {
+    @Test func idleTimeoutIsAtMostAWeek() {
+        let scratch = ScratchDirectory()
+        let c = checkConfig(path: scratch.write("k.toml", "idle_timeout = 1e308\n" + minimalConfig()), displayName: "k.toml")
+        #expect(c.problems.map(\.description) == ["k.toml:1: idle_timeout: 1e+308 is out of range 0.0...604800.0"])
+    }
+}
+
+@Suite struct ConfigKeyBindingTests {
+    @Test func unknownAndDoublyBoundKeysAreErrors() throws {
+        let scratch = ScratchDirectory()
+        let text = minimalConfig("""
+        [input.keys]
+        next = ["KEY_DOWN", "KEY_VOLUMEUPP"]
+        select = ["KEY_ENTER", "KEY_DOWN"]
+        back = ["Escape"]
+        """)
+        let c = checkConfig(path: scratch.write("k.toml", text), displayName: "k.toml")
+        #expect(c.problems.map(\.description) == [
+            #"k.toml:10: input.keys.back[0]: expected an evdev key name such as "KEY_ENTER" or "BTN_0", got "Escape""#,
+        ], "a name that is not even shaped like one is a decoding error")
+        let fixed = text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("back") }.joined(separator: "\n")
+        let d = checkConfig(path: scratch.write("k.toml", fixed), displayName: "k.toml")
+        #expect(d.problems.map(\.description) == [
+            #"k.toml:8: input.keys.next[1]: KEY_VOLUMEUPP is not a key the kiosk reads (did you mean "KEY_VOLUMEUP"?)"#,
+            #"k.toml:9: input.keys.select[1]: KEY_DOWN is already bound to next"#,
+        ], "got:\n\(d.report)")
+    }
+
+    @Test func everyDefaultKeyIsOneTheKioskReads() {
+        let keys = KeyBindings()
+        for name in keys.next + keys.previous + keys.select + keys.back {
+            #expect(KeyCode.byName[name] != nil, "\(name)")
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import LayoutCore
 import Raster
 
 /// Checks a decoded config against everything the running kiosk would meet: fonts and images that
@@ -53,6 +54,7 @@ private struct ValidationRun {
     }
 
     mutating func check(_ config: KioskConfig) {
+        if let idle = config.idleTimeout { range(idle, 0...604_800, "idle_timeout") }
         checkTheme(config.theme)
         checkBackground(config.background, at: "background")
         checkInput(config.input)
@@ -95,8 +97,16 @@ private struct ValidationRun {
         let bindings = [("next", input.keys.next), ("previous", input.keys.previous),
                         ("select", input.keys.select), ("back", input.keys.back)]
         var owner: [String: String] = [:]
+        let knownNames = KeyCode.byName.keys.sorted()
         for (command, names) in bindings {
             for (i, name) in names.enumerated() {
+                if KeyCode.byName[name] == nil {
+                    let suggestion = didYouMean(name, among: knownNames)
+                    fail(ConfigKeyPath([.key("input"), .key("keys"), .key(command), .index(i)]),
+                         "\(name) is not a key the kiosk reads"
+                         + (suggestion.isEmpty ? "; known: \(knownNames.joined(separator: ", "))" : suggestion))
+                    continue
+                }
                 if let other = owner[name], other != command {
                     fail(ConfigKeyPath([.key("input"), .key("keys"), .key(command), .index(i)]), "\(name) is already bound to \(other)")
                 }
