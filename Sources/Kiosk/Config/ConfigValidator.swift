@@ -44,13 +44,26 @@ private struct ValidationRun {
         problems.append(ConfigProblem(.warning, file: file, at: ConfigLocation(keyPath: path), message))
     }
 
-    mutating func range<T: Comparable>(_ value: T, _ allowed: ClosedRange<T>, _ path: ConfigKeyPath) {
+    mutating func range(_ value: Int, _ allowed: ClosedRange<Int>, _ path: ConfigKeyPath) {
         if !allowed.contains(value) { fail(path, "\(value) is out of range \(allowed.lowerBound)...\(allowed.upperBound)") }
+    }
+
+    mutating func range(_ value: Double, _ allowed: ClosedRange<Double>, _ path: ConfigKeyPath) {
+        if !allowed.contains(value) {
+            fail(path, "\(number(value)) is out of range \(number(allowed.lowerBound))...\(number(allowed.upperBound))")
+        }
     }
 
     /// `value` must be > `lower` and <= `upper`.
     mutating func range(_ value: Double, above lower: Double, upTo upper: Double, _ path: ConfigKeyPath) {
-        if !(value > lower && value <= upper) { fail(path, "\(value) is out of range: expected more than \(lower) and at most \(upper)") }
+        if !(value > lower && value <= upper) {
+            fail(path, "\(number(value)) is out of range: expected more than \(number(lower)) and at most \(number(upper))")
+        }
+    }
+
+    /// `2` rather than `2.0`, as a config author would write it.
+    private func number(_ v: Double) -> String {
+        v == v.rounded() && Swift.abs(v) < 1e15 ? String(Int(v)) : "\(v)"
     }
 
     mutating func check(_ config: KioskConfig) {
