@@ -88,7 +88,7 @@ public final class DialScreen: MenuScreen {
                     color: theme.row, opacity: theme.rowOpacity * 0.18)
         guard !items.isEmpty else { return }
         let selected = offset.nearestItem
-        let labelSize = 0.36 * g.itemSize.height
+        let labelSize = 0.34 * g.itemSize.height
         let metrics = resources.font.lineMetrics(size: labelSize)
         for item in layout.visibleItems(at: offset, domain: controller.scroller.domain, count: controller.count) {
             let frame = Rect(center: item.center, size: g.itemSize)
@@ -106,7 +106,7 @@ public final class DialScreen: MenuScreen {
 
     /// Icon (if any) and label centred as one group in `frame`, the label shortened to fit.
     private func drawLabel(_ item: MenuItem, in frame: Rect, size: Double, metrics: (ascent: Double, descent: Double), on canvas: Canvas) {
-        let padding = frame.height * 0.3
+        let padding = frame.height * 0.22
         var available = frame.width - 2 * padding
         var icon: PixelBuffer?
         let side = frame.height * 0.5
@@ -136,15 +136,16 @@ public final class DialScreen: MenuScreen {
         // The pointer: a triangle from the hub's rim towards the item at the pointer.
         let dir = layout.pointer
         let across = dir + Angle(radians: .pi / 2)
-        let halfBase = hub * 0.22
-        let baseRadius = hub * 0.86
+        let halfBase = hub * 0.17
+        let baseRadius = hub - theme.highlightWidth
         let tipRadius = hub + (layout.radius - layout.itemRadius * 0.62 - hub) * 0.85
         func at(_ r: Double, _ side: Double) -> Point {
             Point(x: c.x + r * dir.cos + side * across.cos, y: c.y + r * dir.sin + side * across.sin)
         }
-        canvas.fill(.polygon([at(baseRadius, -halfBase), at(tipRadius, 0), at(baseRadius, halfBase)]), color: theme.highlight)
         canvas.fill(.circle(center: c, radius: hub), color: theme.row, opacity: theme.rowOpacity)
         canvas.stroke(.circle(center: c, radius: hub - theme.highlightWidth / 2), width: theme.highlightWidth, color: theme.highlight)
+        // Drawn over the rim, so that the rim itself seems to grow the pointer.
+        canvas.fill(.polygon([at(baseRadius, -halfBase), at(tipRadius, 0), at(baseRadius, halfBase)]), color: theme.highlight)
         let size = hub * 0.2
         let metrics = resources.font.lineMetrics(size: size)
         var baseline = c.y + (metrics.ascent - metrics.descent) / 2
@@ -152,7 +153,7 @@ public final class DialScreen: MenuScreen {
             // A window onto a longer list: say where in it the dial stands.
             baseline -= size * 0.45
             let position = "\(selectedPosition) / \(controller.count)"
-            canvas.drawText(position, font: resources.font, size: size * 0.6, at: Point(x: c.x, y: baseline + size * 1.1),
+            canvas.drawText(position, font: resources.font, size: size * 0.7, at: Point(x: c.x, y: baseline + size * 1.2),
                             color: theme.text, opacity: 0.7, alignment: .center)
         }
         canvas.drawText(selected.label, font: resources.font, size: size, at: Point(x: c.x, y: baseline),

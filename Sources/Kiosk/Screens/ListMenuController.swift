@@ -28,9 +28,21 @@ public struct ListMenuController: Sendable {
         self.layout = layout
         self.viewport = viewport
         let maxOffset = layout.maximumOffset(viewportHeight: viewport.height)
-        scroller = Scroller(domain: .bounded(lower: 0, upper: Int(maxOffset.rounded(.up))), physics: .pixels)
+        scroller = Scroller(domain: .bounded(lower: 0, upper: Int(maxOffset.rounded(.up))),
+                            physics: Self.physics(rowHeight: layout.tallestRow))
         focus = 0
         jump(toItem: selected)
+    }
+
+    /// `ScrollPhysics.pixels` with its snap and detent durations measured per row rather than per
+    /// pixel: the scroller stretches a move of d units over duration·√d, which for pixels would make
+    /// revealing the next row take its 2.5 s maximum.
+    static func physics(rowHeight: Double) -> ScrollPhysics {
+        var physics = ScrollPhysics.pixels
+        let perUnit = 1 / Swift.max(1, rowHeight.isFinite ? rowHeight : 1).squareRoot()
+        physics.snapDuration *= perUnit
+        physics.detentDuration *= perUnit
+        return physics
     }
 
     public var rowCount: Int { layout.rows.count }
@@ -137,9 +149,19 @@ public struct ListMenuController: Sendable {
         return frame.minY >= restingOffset - 0.5 && frame.maxY <= restingOffset + viewport.height + 0.5
     }
 
-    /// Scrolls as little as possible to bring the focused row into view.
+    /// Scrolls as little as possible to bring the focused row into view, and its section's title
+    /// with it when the row stands right under the title (else moving up onto the first row of a
+    /// section would leave the title hidden).
     private mutating func reveal(at now: Double) {
-        let target = layout.offset(revealing: focus, from: restingOffset, viewportHeight: viewport.height)
+        var target = layout.offset(revealing: focus, from: restingOffset, viewportHeight: viewport.height)
+        let row = layout.rows[focus]
+        if layout.headers.indices.contains(row.section) {
+            let header = layout.headers[row.section].frame
+            let withTitle = Swift.max(0, header.minY - layout.metrics.insets)
+            if row.frame.minY - header.maxY < 1, withTitle < target, row.frame.maxY - withTitle <= viewport.height {
+                target = withTitle
+            }
+        }
         let stop = Int(target.rounded())
         if stop != scroller.restingPosition.nearestItem || !scroller.restingPosition.isIntegral {
             scroller.scroll(toItem: stop, at: now)
