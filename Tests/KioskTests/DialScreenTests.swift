@@ -246,3 +246,24 @@ import Testing
         try GoldenImage.expectMatches(buffer, "dial-window-turning-800x480")
     }
 }
+
+/// Hostile styles from a config never put NaN into the rasterizer.
+@Suite struct DialGeometryHostileTests {
+    @Test(arguments: [DialStyle(slots: 0, radius: .nan, pointer: .infinity), DialStyle(slots: -3, radius: -1, pointer: .nan),
+                      DialStyle(slots: 1_000_000, radius: 1e300, pointer: 1e300), DialStyle(slots: 1, radius: 0.3, pointer: 45)])
+    func geometryStaysFinite(style: DialStyle) throws {
+        for area in [Rect(x: 0, y: 46, width: 800, height: 434), Rect(x: 0, y: 480, width: 800, height: 0)] {
+            let g = DialGeometry(style: style, area: area, screenMin: 480, count: 5, highlightWidth: 2)
+            let values = [g.layout.radius, g.layout.itemRadius, g.hubRadius, g.itemSize.width, g.itemSize.height,
+                          g.bounds.minX, g.bounds.maxY, g.layout.pointer.radians]
+            #expect(values.allSatisfy { $0.isFinite && $0 >= -1e6 })
+            for item in g.layout.visibleItems(at: ScrollOffset(2.5), domain: .wrapping(period: 5), count: 5) {
+                #expect(item.center.isFinite)
+            }
+        }
+        let config = ScreenFixtures.dialConfig(style: style)
+        let screen = try DialScreen(config: config, style: style, resources: try ScreenFixtures.resources(), showsBack: false)
+        screen.handle(.command(.next, count: 7), now: 0)
+        _ = try ScreenFixtures.frame(of: screen, now: 0.1)
+    }
+}
