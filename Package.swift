@@ -64,7 +64,8 @@ let package = Package(
         ),
         .testTarget(
             name: "KioskTests",
-            dependencies: ["Kiosk", "LayoutCore", "Raster"]
+            dependencies: ["Kiosk", "LayoutCore", "Raster"],
+            exclude: ["Golden", "ConfigFixtures"]
         ),
         // Pure geometry, layouts and motion: no Foundation, no C, no devices.
         .target(

@@ -56,6 +56,11 @@ import Testing
         #expect(Self.frames(&m, from: &now, seconds: 1) == [.tapped(2), .selected(2)])
         m.handle(.command(.select, count: 1), now: now)
         #expect(m.frame(now: now).events == [.activated(2)])
+        // Tapping the selected row while the menu rests activates it.
+        let apex = Self.layout.row(item: 2, at: ScrollOffset(whole: 2), domain: .wrapping(period: 12))!.center
+        m.handle(.gesture(.pressed(at: apex, time: now)), now: now)
+        m.handle(.gesture(.tap(at: apex, time: now + 0.05)), now: now + 0.05)
+        #expect(Self.frames(&m, from: &now, seconds: 0.5) == [.tapped(2), .activated(2), .selected(2)])
     }
 
     @Test func slowDragMovesExactlyWhatTheFingerMoved() {

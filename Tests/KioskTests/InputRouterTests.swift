@@ -17,8 +17,8 @@ import Testing
         #expect(r.route(.wheel(v120: -60, time: 0)) == [])  // half a detent back: at the middle, not past it
         #expect(r.route(.wheel(v120: -1, time: 0)) == [.command(.previous, count: 1)])
         #expect(r.route(.wheel(v120: -30, time: 0)) == [])
-        #expect(r.route(.key(code: KeyCode.volumeUp, pressed: true, time: 0)) == [.command(.previous, count: 1)])
-        #expect(r.route(.key(code: KeyCode.volumeUp, pressed: false, time: 0)) == [])
+        #expect(r.route(.key(code: KeyCode.volumeDown, pressed: true, time: 0)) == [.command(.previous, count: 1)])
+        #expect(r.route(.key(code: KeyCode.volumeDown, pressed: false, time: 0)) == [])
         #expect(r.route(.key(code: KeyCode.button0, pressed: true, time: 0)) == [.command(.select, count: 1)])
         #expect(r.route(.key(code: KeyCode.escape, pressed: true, time: 0)) == [.command(.back, count: 1)])
         #expect(r.route(.dial(steps: -2, time: 0)) == [.command(.previous, count: 2)])

@@ -63,10 +63,17 @@ public struct ArcMenuController: Sendable {
             scroller.endDrag(at: t)
             pending.append(.released(velocity: v, moved: Int(pressedAt.distance(to: scroller.restingPosition).rounded())))
         case .gesture(.tap(let p, let t)):
+            let wasResting = pressedAt.isIntegral
             scroller.endDrag(at: t)
             if let row = layout.hitTest(p, at: scroller.position, domain: scroller.domain) {
                 pending.append(.tapped(row.index))
-                scroller.scroll(toItem: row.item, at: now)
+                if wasResting, row.item == pressedAt.whole {
+                    // The selected row, tapped while the menu rested: act on it (touch-only devices
+                    // have no other way to choose).
+                    pending.append(.activated(row.index))
+                } else {
+                    scroller.scroll(toItem: row.item, at: now)
+                }
             }
         case .gesture(.cancelled(let t)):
             scroller.cancelDrag(at: t)

@@ -28,6 +28,12 @@ public enum Log {
         if threshold >= .debug { write(.debug, message()) }
     }
 
+    /// A line on stderr as it is, for command output such as `check-config`'s problem list.
+    public static func plain(_ message: String) {
+        var bytes = Array((message + "\n").utf8)
+        _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+
     static func write(_ level: Level, _ message: String) {
         guard level <= threshold else { return }
         let line = journal ? "<\(level.rawValue)>\(message)\n" : "kiosk: \(level.word): \(message)\n"

@@ -19,7 +19,7 @@ def check(r):
     r.expect(flick >= 2 + 3, f"a flick of two rows moved only {flick} items: no momentum")
     # The whole path, item by item, modulo the 12 items of the wrapping menu.
     moves = [("start", 0), ("tap item 2", 2), ("slow drag", 2), ("flick", flick), ("3 wheel detents back", -3),
-             ("20 quick detents", 20), ("8 quarter detents", 2), ("2 volume-up", -2), ("down key", 1),
+             ("20 quick detents", 20), ("8 quarter detents", 2), ("2 volume-down", -2), ("down key", 1),
              ("dial 5", 5), ("replugged wheel", 1)]
     expected, pos = [], 0
     for name, delta in moves:

@@ -17,7 +17,7 @@ step drag ts 700 600 700 430 60 6      # the same distance in 60 ms: a flick
 step wheel wh 3 40                     # REL_WHEEL +3 (wheel away from the user): 3 items back
 step wheel wh -20 5                    # a burst of 20 quick detents the other way: 20 items on
 step hires wh -30 8 5                  # 8 quarter detents toward the user: 2 items on
-step key kb KEY_VOLUMEUP KEY_VOLUMEUP  # 2 back
+step key kb KEY_VOLUMEDOWN KEY_VOLUMEDOWN  # 2 back
 step key kb KEY_DOWN                   # 1 on
 step turn dl 5 30                      # the dial, 5 steps: 5 on
 step key dl BTN_0                      # the dial's button selects

@@ -1,0 +1,314 @@
+import Glibc
+import LayoutCore
+import Raster
+
+/// `kiosk run`: the app on a real display with real input, one thread, one epoll loop.
+/// Sources: the DRM fd (flips), libinput and dials, inotify on the config's directory,
+/// a signalfd (TERM, INT, HUP, USR1, CHLD, the VT's switch signal) and timers (config
+/// debounce, idle timeout, watchdog). Nothing wakes it while nothing moves.
+public final class KioskRuntime {
+    public struct Options: Sendable {
+        public var configPath: String
+        public var terminal: String?
+        public init(configPath: String, terminal: String? = nil) {
+            self.configPath = configPath
+            self.terminal = terminal
+        }
+    }
+
+    let options: Options
+    let checker: ConfigChecker
+    let app: KioskApp
+    let display: DisplaySession
+    var shadow: PixelBuffer
+    let loop: EventLoop
+    let signals: SignalSource
+    let reloadTimer: TimerSource
+    let idleTimer: TimerSource
+    let watchdogTimer: TimerSource
+    let notifier = SystemdNotifier()
+    var watcher: ConfigWatcher?
+    var router: InputRouter
+    var libinput: LibinputContext?
+    var dials: EvdevDials?
+    /// The program that has the display (an `exec` item), if any.
+    var execChild: (pid: pid_t, label: String)?
+    var spawned: [pid_t: String] = [:]
+    var firstFrameShown = false
+
+    public init(options: Options) throws {
+        self.options = options
+        checker = ConfigChecker(path: options.configPath)
+        let check = checker.check()
+        var config: KioskConfig
+        if let good = check.config {
+            config = good
+            for p in check.problems { Log.warning(p.description) }
+        } else {
+            // Never a blank screen and never a restart loop: show what is wrong.
+            for p in check.problems { Log.error(p.description) }
+            Log.error("\(options.configPath) is not usable; showing the rescue screen until it is fixed")
+            config = KioskConfig.rescue(problems: check.problems)
+        }
+        display = try DisplaySession(request: config.display.request, rotation: config.display.rotation, terminalPath: options.terminal)
+        let now = MonotonicClock.now()
+        app = try KioskApp(config: config, valid: check.isValid, problems: check.problems,
+                           width: display.logicalWidth, height: display.logicalHeight, now: now)
+        shadow = try PixelBuffer(width: display.logicalWidth, height: display.logicalHeight)
+        loop = try EventLoop()
+        var watched = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGCHLD]
+        if let s = display.terminalSignal { watched.append(s) }
+        signals = try SignalSource(watched)
+        reloadTimer = try TimerSource()
+        idleTimer = try TimerSource()
+        watchdogTimer = try TimerSource()
+        let mode = display.output.mode
+        router = InputRouter(rotation: config.display.rotation, panelWidth: Double(mode.width), panelHeight: Double(mode.height))
+        configureInput(config)
+    }
+
+    private func configureInput(_ config: KioskConfig) {
+        router.knob = KnobAccumulator(detentsPerItem: config.input.detentsPerItem, direction: config.input.knobDirection)
+        router.keys = config.input.keys.mapping
+    }
+
+    public func run() throws -> Int32 {
+        defer { display.restore() }
+        display.onFlipComplete = { [unowned self] in self.flipped() }
+        display.onNeedsFullFrame = { [unowned self] width, height in self.displayReturned(width: width, height: height) }
+        try display.attach(to: loop)
+        try loop.watch(signals.descriptor.rawValue) { [unowned self] in self.signalsArrived() }
+        try loop.watch(reloadTimer.descriptor.rawValue) { [unowned self] in
+            self.reloadTimer.acknowledge()
+            self.reload(reason: "file changed")
+        }
+        try loop.watch(idleTimer.descriptor.rawValue) { [unowned self] in
+            self.idleTimer.acknowledge()
+            self.checkIdle()
+        }
+        try loop.watch(watchdogTimer.descriptor.rawValue) { [unowned self] in
+            self.watchdogTimer.acknowledge()
+            self.notifier.notify("WATCHDOG=1")
+        }
+        if let interval = notifier.watchdogInterval { watchdogTimer.arm(after: interval, interval: interval) }
+        do {
+            let w = try ConfigWatcher(path: options.configPath)
+            try loop.watch(w.fd) { [unowned self, unowned w] in
+                // Several events come for one replacement: wait until they stop.
+                if w.drain() { self.reloadTimer.arm(after: 0.1) }
+            }
+            watcher = w
+        } catch {
+            Log.warning("config changes will not be noticed (use SIGHUP): \(error)")
+        }
+        startInput()
+        checkIdle()
+        frame()
+        try loop.run()
+        notifier.notify("STOPPING=1")
+        return 0
+    }
+
+    // MARK: Input
+
+    private func startInput() {
+        let config = app.config
+        let mode = display.output.mode
+        do {
+            let li = try LibinputContext(seat: config.input.seat, panelWidth: Double(mode.width), panelHeight: Double(mode.height),
+                                         calibration: config.input.calibration?.map { Float($0) })
+            try loop.watch(li.fd) { [unowned self, unowned li] in
+                for e in li.dispatch() { self.handle(e) }
+            }
+            for e in li.dispatch() { handle(e) }
+            libinput = li
+        } catch {
+            Log.warning("no touch, wheel or key input: \(error)")
+        }
+        do {
+            let d = try EvdevDials { [unowned self] e in self.handle(e) }
+            try d.attach(to: loop)
+            dials = d
+        } catch {
+            Log.warning("dials will not be read: \(error)")
+        }
+    }
+
+    private func handle(_ event: RawInputEvent) {
+        guard execChild == nil else { return }  // the program has the input
+        let inputs = router.route(event)
+        guard !inputs.isEmpty else { return }
+        let now = MonotonicClock.now()
+        for input in inputs { app.handle(input, now: now) }
+        checkIdle()
+        frame()
+    }
+
+    private func checkIdle() {
+        if let due = app.checkIdle(now: MonotonicClock.now()) {
+            idleTimer.arm(after: due - MonotonicClock.now())
+        }
+        if app.needsFrame { frame() }
+    }
+
+    // MARK: Frames
+
+    private func frame() {
+        guard display.canDraw, execChild == nil else { return }
+        let damage = app.render(into: shadow, now: MonotonicClock.now())
+        display.present(shadow, damage: damage)
+        afterAppChanged()
+    }
+
+    private func flipped() {
+        if !firstFrameShown {
+            firstFrameShown = true
+            Log.info("menu on screen")
+            notifier.notify("READY=1\nSTATUS=Showing \(app.currentScreen.config.name)")
+        }
+        if app.isMoving || app.needsFrame { frame() }
+    }
+
+    private func displayReturned(width: Int, height: Int) {
+        if width != app.width || height != app.height {
+            // A different display: a restart of the app on the new size keeps things simple and correct.
+            Log.warning("display size changed to \(width)x\(height); drawing at the old size until restart")
+        }
+        app.showBanner("", now: MonotonicClock.now(), seconds: 0)
+        frame()
+    }
+
+    /// Carries out what the app asked for and writes the status when it changed.
+    private func afterAppChanged() {
+        for request in app.takeRequests() { perform(request) }
+        if app.statusChanged { writeStatus() }
+    }
+
+    private func writeStatus() {
+        let doc = app.status(extra: [
+            "pid": .int(Int(getpid())),
+            "config_path": .string(options.configPath),
+            "display": .string("\(display.output.connector.name) \(display.output.mode)"),
+            "running": execChild.map { .string($0.label) } ?? .null,
+        ])
+        do {
+            try doc.write(to: app.config.statusFile)
+        } catch {
+            Log.debug("status file \(app.config.statusFile): \(error)")
+        }
+    }
+
+    // MARK: Actions
+
+    private func perform(_ request: AppRequest) {
+        let now = MonotonicClock.now()
+        switch request {
+        case .reload:
+            reload(reason: "menu item")
+        case .spawn(let command, let label):
+            do {
+                let pid = try ProcessLauncher.start(command)
+                spawned[pid] = label
+                Log.info("started \"\(label)\" in the background (pid \(pid))")
+            } catch {
+                Log.error("\"\(label)\": \(error)")
+                app.actionFinished(label: label, action: "spawn", result: "failed to start: \(error)", failed: true, now: now)
+            }
+        case .exec(let command, let label):
+            // Hand over: stop drawing, drop master, stop reading input, then start the program.
+            display.suspend()
+            libinput?.suspend()
+            do {
+                let pid = try ProcessLauncher.start(command)
+                execChild = (pid, label)
+                Log.info("\"\(label)\" has the display (pid \(pid))")
+                notifier.notify("STATUS=Running \(label)")
+            } catch {
+                Log.error("\"\(label)\": \(error)")
+                takeBack()
+                app.actionFinished(label: label, action: "exec", result: "failed to start: \(error)", failed: true, now: now)
+            }
+        case .poweroff, .reboot:
+            let verb = request == .poweroff ? "poweroff" : "reboot"
+            do {
+                _ = try ProcessLauncher.start(Command(argv: ["systemctl", verb]))
+            } catch {
+                app.actionFinished(label: verb, action: verb, result: "failed: \(error)", failed: true, now: now)
+            }
+        }
+        writeStatus()
+    }
+
+    private func takeBack() {
+        libinput?.resume()
+        display.resume()
+    }
+
+    private func childrenEnded() {
+        let now = MonotonicClock.now()
+        for (pid, result, failed) in ProcessLauncher.reap() {
+            if let exec = execChild, exec.pid == pid {
+                execChild = nil
+                Log.info("\"\(exec.label)\" \(result); taking the display back")
+                takeBack()
+                app.actionFinished(label: exec.label, action: "exec", result: result, failed: failed, now: now)
+                notifier.notify("STATUS=Showing \(app.currentScreen.config.name)")
+                frame()
+            } else if let label = spawned.removeValue(forKey: pid) {
+                Log.info("\"\(label)\" (pid \(pid)) \(result)")
+                app.actionFinished(label: label, action: "spawn", result: result, failed: failed, now: now)
+                frame()
+            }
+        }
+        writeStatus()
+    }
+
+    // MARK: Config and signals
+
+    private func reload(reason: String) {
+        notifier.reloading()
+        let check = checker.check()
+        let now = MonotonicClock.now()
+        if app.apply(check, now: now) {
+            configureInput(app.config)
+            Log.info("config reloaded (\(reason))")
+        } else {
+            for p in check.problems { Log.error(p.description) }
+            Log.error("config not applied (\(reason)); keeping the last good one")
+        }
+        notifier.notify("READY=1\nSTATUS=Showing \(app.currentScreen.config.name)")
+        checkIdle()
+        frame()
+        writeStatus()
+    }
+
+    private func signalsArrived() {
+        for s in signals.drain() {
+            switch s {
+            case SIGTERM, SIGINT:
+                Log.info("signal \(s): restoring the display and exiting")
+                loop.stop()
+            case SIGHUP:
+                reload(reason: "SIGHUP")
+            case SIGCHLD:
+                childrenEnded()
+            case SIGUSR1:
+                screenshot()
+            case display.terminalSignal:
+                display.handleTerminalSignal()
+            default:
+                break
+            }
+        }
+    }
+
+    private func screenshot() {
+        let path = app.config.screenshotFile
+        do {
+            try PNGCodec.write(try display.output.screenshot(), to: path)
+            Log.info("screenshot written to \(path)")
+        } catch {
+            Log.error("screenshot to \(path) failed: \(error)")
+        }
+    }
+}

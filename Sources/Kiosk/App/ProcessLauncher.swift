@@ -1,0 +1,64 @@
+import Glibc
+
+/// Starts configured programs: argv arrays only (no shell), looked up in PATH when not absolute,
+/// with the kiosk's environment plus the item's, default signal handling and an empty signal
+/// mask (the kiosk blocks the signals it reads through signalfd; children must not inherit that).
+public enum ProcessLauncher {
+    public static func start(_ command: Command) throws(SystemError) -> pid_t {
+        guard let program = command.argv.first, !program.isEmpty else { throw SystemError("posix_spawn (empty argv)", errno: EINVAL) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t(), all = sigset_t()
+        sigemptyset(&empty)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var environment: [String] = []
+        var index = 0
+        while let entry = environ[index] {
+            let text = String(cString: entry)
+            let key = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
+            if command.environment[key] == nil { environment.append(text) }
+            index += 1
+        }
+        for (k, v) in command.environment.sorted(by: { $0.key < $1.key }) { environment.append("\(k)=\(v)") }
+
+        var pid: pid_t = 0
+        let status = withCStrings(command.argv) { argv in
+            withCStrings(environment) { envp in
+                posix_spawnp(&pid, program, nil, &attributes, argv, envp)
+            }
+        }
+        guard status == 0 else { throw SystemError("start \(program)", errno: status) }
+        return pid
+    }
+
+    /// Children that have ended, without waiting: (pid, what happened, whether it failed).
+    public static func reap() -> [(pid: pid_t, result: String, failed: Bool)] {
+        var ended: [(pid_t, String, Bool)] = []
+        while true {
+            var status: Int32 = 0
+            let pid = waitpid(-1, &status, WNOHANG)
+            guard pid > 0 else { break }
+            let signal = status & 0x7f
+            if signal == 0 {
+                let code = (status >> 8) & 0xff
+                ended.append((pid, "exited with status \(code)", code != 0))
+            } else {
+                let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
+                ended.append((pid, "killed by \(name)", true))
+            }
+        }
+        return ended
+    }
+}
+
+/// A NULL-terminated array of C strings that lives for the duration of `body`.
+func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    return body(copies + [nil])
+}

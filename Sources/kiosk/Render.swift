@@ -1,0 +1,51 @@
+import ArgumentParser
+import Kiosk
+import LayoutCore
+import Raster
+
+/// Previews screens of a config without a device, through the same headless output the tests use.
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render screens of a config to PNG files without a display.",
+        discussion: "Example: kiosk render kiosk.toml --screen main --out main.png --size 800x480 --rotation 90")
+
+    @Argument(help: ArgumentHelp("The config file.", valueName: "file")) var file: String
+    @Option(help: ArgumentHelp("Screen to render (default: the home screen).", valueName: "name")) var screen: String?
+    @Flag(help: "Render every screen, into --out-dir.") var all = false
+    @Option(help: ArgumentHelp("Output PNG (one screen).", valueName: "png")) var out: String?
+    @Option(help: ArgumentHelp("Output folder for --all (files are NAME.png).", valueName: "dir")) var outDir: String?
+    @Option(help: ArgumentHelp("Panel size, WIDTHxHEIGHT.", valueName: "WxH")) var size = "800x480"
+    @Option(help: ArgumentHelp("Panel rotation in degrees (default: the config's).", valueName: "degrees")) var rotation: Int?
+
+    func validate() throws {
+        guard parseSize(size) != nil else { throw ValidationError("--size must look like 800x480") }
+        if let rotation, DisplayRotation(degrees: rotation) == nil { throw ValidationError("--rotation must be 0, 90, 180 or 270") }
+        if all { guard outDir != nil else { throw ValidationError("--all needs --out-dir") } }
+        else { guard out != nil else { throw ValidationError("give --out FILE (or --all --out-dir DIR)") } }
+    }
+
+    func run() throws {
+        let check = checkConfig(path: file)
+        for p in check.problems { Log.warning(p.description) }
+        guard let config = check.config else {
+            Log.error("\(file) is not valid; nothing rendered")
+            throw ExitCode.failure
+        }
+        let (w, h) = parseSize(size)!
+        let turn = rotation.flatMap(DisplayRotation.init(degrees:)) ?? config.display.rotation
+        let names = all ? config.screens.map(\.name) : [screen ?? config.home]
+        let status = try failing {
+            for name in names {
+                guard config.screen(named: name) != nil else {
+                    Log.error("no screen named \(name); screens: \(config.screens.map(\.name).joined(separator: ", "))")
+                    return 1
+                }
+                let path = all ? "\(outDir!)/\(name).png" : out!
+                try renderScreen(config, name: name, width: w, height: h, rotation: turn, to: path)
+                print(path)
+            }
+            return 0
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+}

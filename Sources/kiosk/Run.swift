@@ -1,0 +1,57 @@
+import ArgumentParser
+import Glibc
+import Kiosk
+
+/// The kiosk itself: the menu from the config, on the display, until stopped.
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the menu from the config on the display (the default).",
+        discussion: """
+            The config is re-read when its file is replaced (atomic rename or in-place write) and on \
+            SIGHUP; an invalid one leaves the last good config running and shows a banner. SIGUSR1 \
+            writes a screenshot; SIGTERM restores the display and exits.
+            """)
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Config file (default: $KIOSK_CONFIG, else /etc/kiosk/kiosk.toml).", valueName: "path"))
+    var config: String?
+    @Option(help: ArgumentHelp("Virtual terminal to take over, so console switches hand the display back and forth.", valueName: "tty"))
+    var terminal: String?
+
+    var configPath: String {
+        config ?? getenv("KIOSK_CONFIG").map { String(cString: $0) } ?? KioskConfig.defaultPath
+    }
+
+    func run() throws {
+        let status = try failing {
+            do {
+                return try KioskRuntime(options: .init(configPath: configPath, terminal: terminal)).run()
+            } catch let e as DisplayError {
+                if case .noDevice = e {
+                    Log.error("\(e.description). To preview the menu without a display: kiosk render \(configPath) --all --out-dir DIR")
+                    return 1
+                }
+                throw e
+            }
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+/// Validates a config the way the running kiosk would, for pushing to a fleet.
+struct CheckConfig: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-config",
+        abstract: "Check a config file: exit 0 if the kiosk would accept it, 1 with every problem listed on stderr.")
+
+    @Argument(help: ArgumentHelp("The config file.", valueName: "file")) var file: String
+
+    func run() throws {
+        let check = checkConfig(path: file)
+        for p in check.problems { Log.plain(p.description) }
+        if check.isValid {
+            print("\(file): OK" + (check.problems.isEmpty ? "" : " (\(check.problems.count) warning(s))"))
+        } else {
+            throw ExitCode.failure
+        }
+    }
+}

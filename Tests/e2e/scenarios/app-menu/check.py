@@ -1,0 +1,50 @@
+"""Boot to the example menu; live reload by rename (same PID, within a second, screen equals a
+headless render); invalid config keeps the menu with a banner; exec hands the display over and
+takes it back."""
+import json
+
+from e2e import kiosk
+
+
+def status(r, name):
+    try:
+        return json.loads(r.text(name))
+    except json.JSONDecodeError as e:
+        r.fail(f"{name} is not JSON ({e}):\n{r.text(name)}")
+
+
+def check(r):
+    r.expect_rc("check", 0)
+    r.expect_rc("kiosk", 0)
+    boot = status(r, "status-boot.json")
+    r.expect(boot["screen"] == "main" and boot["config_valid"] and boot["generation"] == 1, f"boot status: {boot}")
+    r.expect_rc("render-boot", 0)
+    kiosk.expect_same_image(r, "boot.png", "render-boot.png")
+
+    cs = int(r.text("reload-centiseconds.txt").strip())
+    r.note(f"config replacement applied {cs * 10} ms after the rename")
+    r.expect(cs <= 100, f"the replaced config took {cs * 10} ms to apply (limit 1 s)")
+    reloaded = status(r, "status-reloaded.json")
+    r.expect(reloaded["generation"] == 2 and reloaded["pid"] == boot["pid"], f"after reload: {reloaded}")
+    r.expect_rc("render-reloaded", 0)
+    kiosk.expect_same_image(r, "reloaded.png", "render-reloaded.png")
+
+    invalid = status(r, "status-invalid.json")
+    r.expect(not invalid["config_valid"] and invalid["generation"] == 2, f"after an invalid file: {invalid}")
+    r.expect(invalid["banner"] and "not applied" in invalid["banner"], f"no banner: {invalid}")
+    r.expect(invalid["config_errors"] and "kiosk.toml:" in invalid["config_errors"][0], f"errors: {invalid['config_errors']}")
+    shot, before = r.png("invalid.png"), r.png("reloaded.png")
+    count, _ = shot.diff(before)
+    r.expect(0 < count < shot.width * shot.height // 5, f"the invalid config changed {count} pixels: expected only a banner")
+    r.expect(r.exists("same-pid.txt"), "the kiosk did not survive the invalid config")
+
+    err = r.text("kiosk.err")
+    r.expect("demo stats presented=60 flips=60" in err or "flips=60" in err,
+             "the exec'd program did not flip its 60 frames on the display")
+    after = status(r, "status-after-exec.json")
+    r.expect(after["last_action"] and after["last_action"]["result"] == "exited with status 0", f"after exec: {after}")
+    r.expect_rc("render-after-exec", 0)
+    kiosk.expect_same_image(r, "menu-after-exec.png", "render-after-exec.png")
+    failed = status(r, "status-failed-exec.json")
+    r.expect("failed to start" in (failed["last_action"] or {}).get("result", ""), f"a program that cannot start: {failed}")
+    r.expect(failed["banner"] and "Fail to start" in failed["banner"], f"no banner for the failed start: {failed}")

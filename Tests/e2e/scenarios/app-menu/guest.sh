@@ -1,0 +1,66 @@
+# e2e-timeout: 400
+# e2e-needs: kiosk
+# The kiosk boots to the menu of the example config; a remote-style replacement of the config
+# (write a temporary file, rename it over) changes the menu within a second, same PID; an
+# invalid replacement keeps the old menu and shows a banner; then an `exec` item started by a
+# key press hands the display to another DRM program and takes it back when it exits.
+mkdir -p /etc/kiosk /usr/bin
+cp -r /scenario/example/. /etc/kiosk/
+[ -e /usr/bin/sleep ] || ln -s /bin/busybox /usr/bin/sleep
+uptime_cs() { awk '{ printf "%d", $1 * 100 }' /proc/uptime; }
+status() { cat /run/kiosk/status.json 2>/dev/null; }
+generation() { status | sed -n 's/.*"generation": \([0-9]*\).*/\1/p'; }
+shot() { rm -f /run/kiosk/screenshot.png; kill -USR1 "$(e2e_pid kiosk)"; e2e_wait_for 20 test -s /run/kiosk/screenshot.png && sleep 0.5 && cp /run/kiosk/screenshot.png "/results/$1.png"; }
+render() { e2e_run "render-$1" kiosk render "$2" --size 1024x768 --out "/results/render-$1.png"; }
+
+e2e_run check kiosk check-config /etc/kiosk/kiosk.toml
+e2e_bg kiosk kiosk run --config /etc/kiosk/kiosk.toml
+e2e_wait_for 60 grep -q '"screen": "main"' /run/kiosk/status.json || e2e_log "no status file"
+sleep 2
+pid=$(e2e_pid kiosk)
+status > status-boot.json
+shot boot
+render boot /etc/kiosk/kiosk.toml
+
+# Remote-style replacement: temp file + rename. "Tools" becomes "Toolbox".
+sed 's/^label = "Tools"/label = "Toolbox"/' /etc/kiosk/kiosk.toml > /etc/kiosk/.kiosk.toml.new
+start=$(uptime_cs)
+mv /etc/kiosk/.kiosk.toml.new /etc/kiosk/kiosk.toml
+e2e_wait_for 10 sh -c '[ "$(sed -n "s/.*\"generation\": \([0-9]*\).*/\1/p" /run/kiosk/status.json)" = 2 ]'
+echo $(( $(uptime_cs) - start )) > reload-centiseconds.txt
+sleep 1
+status > status-reloaded.json
+shot reloaded
+render reloaded /etc/kiosk/kiosk.toml
+
+# An invalid replacement, written in place this time.
+cp /etc/kiosk/kiosk.toml /results/good.toml
+printf '[screens.main\nlabel = broken\n' > /etc/kiosk/kiosk.toml
+sleep 2
+status > status-invalid.json
+shot invalid
+kill -0 "$pid" && echo "$pid" > same-pid.txt
+
+# Exec: a key press on the first item of another config (applied by SIGHUP).
+cp /scenario/exec-test.toml /etc/kiosk/kiosk.toml
+kill -HUP "$pid"
+sleep 2
+e2e_uinput_start
+ui add keys kb
+sleep 2
+ui key kb KEY_ENTER
+e2e_wait_for 120 grep -q 'exited with status 0' /run/kiosk/status.json || e2e_log "exec did not finish"
+sleep 2
+status > status-after-exec.json
+kill -USR1 "$pid"
+e2e_wait_for 20 test -s /results/menu-after-exec.png
+sleep 0.5
+render after-exec /etc/kiosk/kiosk.toml
+# The second item cannot start: a banner, and the menu stays.
+ui key kb KEY_DOWN
+sleep 2
+ui key kb KEY_ENTER
+sleep 2
+status > status-failed-exec.json
+e2e_uinput_stop
+e2e_stop kiosk TERM 20
