@@ -11,6 +11,12 @@ import Testing
         return checkConfig(path: path, displayName: "kiosk.toml").problems.map(\.description)
     }
 
+    @Test func twoByteOrderMarksBeforeABadHeaderAreAnErrorNotACrash() {
+        #expect(problems([0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array("[[[-".utf8)) == [
+            "kiosk.toml:1:3: TOML syntax error: Error while parsing table header: expected a bare key or a quoted key, saw '['",
+        ])
+    }
+
     @Test func hugeFileIsRefusedBySize() {
         let line = Array("# padding padding padding padding padding padding padding padding padding\n".utf8)
         var bytes: [UInt8] = []

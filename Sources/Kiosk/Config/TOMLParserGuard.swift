@@ -23,7 +23,10 @@ enum TOMLParserGuard {
 
     static func check(_ text: String) -> Finding? {
         let s = Array(text.unicodeScalars)
-        var i = 0, line = 1, lineStart = 0
+        // toml++ skips a byte order mark (the file reader has already dropped one: a second one
+        // reaches the parser and is skipped there too).
+        let bom = s.first == "\u{FEFF}" ? 1 : 0
+        var i = bom, line = 1, lineStart = bom
         var open: [Unicode.Scalar] = []  // unclosed `[` and `{`, innermost last
         var atStatementStart = true
 
