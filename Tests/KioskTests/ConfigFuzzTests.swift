@@ -118,6 +118,7 @@ import Testing
         ("s = \"\"\"a\\\n  b\"\"\"\n[:]", 3, 2, "':'"), ("a = [}", 1, 6, "'}'"), ("a = [1, # c\n }", 2, 2, "'}'"), ("a = {b = [{}, }]}", 1, 15, "'}'"),
         ("a = 1979-05-27 7\n", 1, 5, "'7'"), ("a = [1979-05-27 7]", 1, 6, "'7'"), ("_= 46(m-----h 1}", 1, 4, "'1'"),
         ("a=1_979-05-27 7\n", 1, 3, "'7'"), ("\u{FEFF}[[[-", 1, 3, "'['"),
+        ("_= 46*m-----h 9\u{FEFF}", 1, 4, "'9'"), ("a = 1979-05-27 7\u{3000}", 1, 5, "'7'"), ("[\u{3000}:]", 1, 3, "':'"),
     ])
     func inputsThatWouldAbortAreSyntaxErrors(text: String, line: Int, column: Int, saw: String) {
         let finding = TOMLParserGuard.check(text)

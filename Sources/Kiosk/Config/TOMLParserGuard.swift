@@ -31,7 +31,7 @@ enum TOMLParserGuard {
         var atStatementStart = true
 
         func column(_ index: Int) -> Int { index - lineStart + 1 }
-        func isSpace(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" }
+        func isSpace(_ c: Unicode.Scalar) -> Bool { isHorizontalWhitespace(c) }
         func starts(_ marker: String, at index: Int) -> Bool {
             var k = index
             for m in marker.unicodeScalars {
@@ -113,14 +113,24 @@ enum TOMLParserGuard {
     }
 
     static func isTokenBoundary(_ c: Unicode.Scalar) -> Bool {
-        c == " " || c == "\t" || c == "\n" || c == "\r" || c == "=" || c == "[" || c == "{" || c == ","
+        isValueTerminator(c) || c == "=" || c == "[" || c == "{"
     }
 
-    /// What toml++ treats as the end of a value (a superset is fine: it only decides where a
-    /// date-like token ends).
+    /// toml++'s horizontal whitespace: space, tab, and the Unicode spaces it accepts too.
+    static func isHorizontalWhitespace(_ c: Unicode.Scalar) -> Bool {
+        switch c.value {
+        case 0x20, 0x09, 0xA0, 0x1680, 0x180E, 0x2000...0x200B, 0x202F, 0x205F...0x2060, 0x3000, 0xFEFF: return true
+        default: return false
+        }
+    }
+
+    /// toml++'s `is_value_terminator`: whitespace of either kind, `]`, `}`, `,` and `#`.
     static func isValueTerminator(_ c: Unicode.Scalar) -> Bool {
-        c == " " || c == "\t" || c == "\n" || c == "\r" || c == "]" || c == "}" || c == "," || c == "#"
-            || (c.value >= 0x0B && c.value <= 0x0C)
+        switch c.value {
+        case 0x0A...0x0D, 0x85, 0x2028...0x2029: return true
+        case 0x5D, 0x7D, 0x2C, 0x23: return true
+        default: return isHorizontalWhitespace(c)
+        }
     }
 
     /// The toml++ assertion's trigger: ten characters (underscores aside) with `-` 5th and 8th,
