@@ -16,6 +16,7 @@ render() { e2e_run "render-$1" kiosk render "$2" --size 1024x768 --out "/results
 e2e_run check kiosk check-config /etc/kiosk/kiosk.toml
 e2e_bg kiosk kiosk run --config /etc/kiosk/kiosk.toml
 e2e_wait_for 60 grep -q '"screen": "main"' /run/kiosk/status.json || e2e_log "no status file"
+e2e_alive kiosk || { e2e_log "the kiosk is not running"; e2e_wait_exit kiosk 1; exit 0; }
 sleep 2
 pid=$(e2e_pid kiosk)
 status > status-boot.json
@@ -42,6 +43,8 @@ shot invalid
 kill -0 "$pid" && echo "$pid" > same-pid.txt
 
 # Exec: a key press on the first item of another config (applied by SIGHUP).
+printf '#!/nonexistent/interpreter\n' > /tmp/broken-program
+chmod +x /tmp/broken-program
 cp /scenario/exec-test.toml /etc/kiosk/kiosk.toml
 kill -HUP "$pid"
 sleep 2
