@@ -58,6 +58,9 @@ public final class KioskRuntime {
         loop = try EventLoop()
         var watched = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGCHLD]
         if let s = display.terminalSignal { watched.append(s) }
+        #if KIOSK_TEST_HOOKS
+        watched.append(SIGUSR2)  // test-only hang hook, see signalsArrived()
+        #endif
         signals = try SignalSource(watched)
         reloadTimer = try TimerSource()
         idleTimer = try TimerSource()
@@ -296,6 +299,13 @@ public final class KioskRuntime {
                 screenshot()
             case display.terminalSignal:
                 display.handleTerminalSignal()
+            #if KIOSK_TEST_HOOKS
+            case SIGUSR2:
+                // Test-only (built with -DKIOSK_TEST_HOOKS, never in release builds): the event loop
+                // hangs, so WATCHDOG=1 stops and systemd's watchdog has to kill and restart the kiosk.
+                Log.warning("test hook: SIGUSR2, hanging the event loop")
+                while true { sleep(1) }
+            #endif
             default:
                 break
             }

@@ -1,0 +1,73 @@
+# e2e-mode: systemd
+# e2e-timeout: 420
+# e2e-needs: kiosk
+# The kiosk as a service, installed by scripts/install: enabled, it comes up with
+# multi-user.target and puts the menu on screen (getty@tty1 makes way); `systemctl reload`
+# applies a new config in the same process; `kill -9` is followed by a restart and the menu
+# back; `systemctl stop` gives the console its framebuffer back; the journal keeps the levels.
+. /scenario/service.sh
+
+e2e_save /sys/kernel/debug/dri/0/state dri-state-console.txt
+systemctl is-active getty@tty1.service > getty-before.txt 2>&1
+service_install
+systemctl is-enabled kiosk.service > enabled.txt 2>&1
+id kiosk > user.txt 2>&1
+ls -l /etc/kiosk > etc-kiosk.txt 2>&1
+
+# Boot: the enabled unit comes with multi-user.target.
+start=$(now_ms)
+service_boot || e2e_log "kiosk.service did not become active"
+echo $(( $(now_ms) - start )) > boot-to-ready-ms.txt
+systemctl status --no-pager kiosk.service > status-boot.txt 2>&1
+systemctl is-active getty@tty1.service > getty-after.txt 2>&1
+e2e_wait_for 30 grep -q '"screen": "main"' /run/kiosk/status.json || e2e_log "no status file"
+sleep 1
+pid=$(main_pid); echo "$pid" > pid-boot.txt
+status > status-boot.json
+systemctl show -p StatusText --value kiosk.service > status-text.txt
+shot boot
+e2e_save /sys/kernel/debug/dri/0/state dri-state-kiosk.txt
+e2e_run render-boot kiosk render /etc/kiosk/kiosk.toml --size 1024x768 --out /results/render-boot.png
+grep -E '^(Uid|Gid|Groups|CapEff|NoNewPrivs|Seccomp):' "/proc/$pid/status" > process-credentials.txt
+getent group video input kiosk > groups.txt
+systemd-analyze security --no-pager kiosk.service > security.txt 2>&1
+
+# Reload: a new config applied by `systemctl reload` (SIGHUP), same process. The new text is
+# bind-mounted over the config from outside, which the kiosk's file watch does not see, so
+# the reload is what applies it.
+gen=$(status_number generation)
+sed 's/^title = "Kiosk"/title = "Reloaded"/' /scenario/systemd/kiosk.toml > /run/kiosk-reloaded.toml
+mount --bind /run/kiosk-reloaded.toml /etc/kiosk/kiosk.toml
+sleep 1
+status_number generation > generation-before-reload.txt
+start=$(now_ms)
+e2e_run reload systemctl reload kiosk.service
+e2e_wait_for 10 sh -c '[ "$(sed -n "s/.*\"generation\": \([0-9]*\).*/\1/p" /run/kiosk/status.json)" -gt '"$gen"' ]'
+echo $(( $(now_ms) - start )) > reload-ms.txt
+echo "$gen $(status_number generation)" > generations.txt
+main_pid > pid-after-reload.txt
+sleep 1
+shot reloaded
+e2e_run render-reloaded kiosk render /etc/kiosk/kiosk.toml --size 1024x768 --out /results/render-reloaded.png
+
+# kill -9: systemd restarts it; the menu is back when a new process wrote the status file
+# and when systemd has READY=1 (first frame flipped) from it.
+start=$(now_ms)
+kill -9 "$pid"
+e2e_wait_for 30 sh -c 'p=$(sed -n "s/.*\"pid\": \([0-9]*\).*/\1/p" /run/kiosk/status.json) && [ -n "$p" ] && [ "$p" != '"$pid"' ]'
+echo $(( $(now_ms) - start )) > restart-status-ms.txt
+service_wait_ready 30 "$pid"
+echo $(( $(now_ms) - start )) > restart-ready-ms.txt
+main_pid > pid-after-kill.txt
+systemctl show -p NRestarts --value kiosk.service > restarts.txt
+sleep 1
+shot restarted
+
+# Stop: the console's framebuffer is back on the CRTC.
+e2e_run stop systemctl stop kiosk.service
+sleep 1
+e2e_save /sys/kernel/debug/dri/0/state dri-state-stopped.txt
+systemctl show -p ActiveState -p Result -p ExecMainStatus kiosk.service > stopped.txt
+systemctl is-active getty@tty1.service > getty-stopped.txt 2>&1
+service_journal -u kiosk.service
+journalctl -b --no-pager -u kiosk.service -o json --output-fields=PRIORITY,MESSAGE,_PID > journal-kiosk.json 2>&1

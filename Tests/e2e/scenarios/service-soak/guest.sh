@@ -1,0 +1,62 @@
+# e2e-mode: systemd
+# e2e-timeout: 900
+# e2e-needs: kiosk
+# The service under churn: 100 rapid config replacements, 50 input-device unplug/replug
+# cycles, 20 display disconnect/reconnect cycles. Same PID throughout; open fds and VmRSS are
+# recorded before and after each phase (soak.txt) for the check and BENCHMARKS.md.
+. /scenario/service.sh
+
+service_install
+service_boot || e2e_log "kiosk.service did not become active"
+e2e_wait_for 30 grep -q '"screen": "main"' /run/kiosk/status.json || e2e_log "no status file"
+sleep 3
+pid=$(main_pid); echo "$pid" > pid.txt
+record() { echo "$1 pid=$(main_pid) fds=$(fd_count "$pid") rss_kib=$(rss_kib "$pid") generation=$(status_number generation)" >> soak.txt; }
+record start
+
+# 100 rapid replacements, each a different text (rename over the old file, as a fleet does).
+i=1
+while [ $i -le 100 ]; do
+    replace_config "s/^label = \"Media\"/label = \"Media $i\"/"
+    sleep 0.05
+    i=$((i + 1))
+done
+e2e_wait_for 20 grep -q '"selected_label": "Media 100"' /run/kiosk/status.json
+sleep 3
+record after-100-configs
+# The same again: growth that repeats per batch is a leak, a one-off is warm-up.
+i=101
+while [ $i -le 200 ]; do
+    replace_config "s/^label = \"Media\"/label = \"Media $i\"/"
+    sleep 0.05
+    i=$((i + 1))
+done
+sleep 3
+record after-200-configs
+
+e2e_uinput_start
+i=1
+while [ $i -le 50 ]; do
+    ui add touch t
+    udevadm settle
+    ui del t
+    udevadm settle
+    i=$((i + 1))
+done
+sleep 3
+record after-50-input-cycles
+
+i=1
+while [ $i -le 20 ]; do
+    e2e_display off
+    sleep 1
+    e2e_display detect
+    sleep 2
+    i=$((i + 1))
+done
+sleep 3
+record after-20-display-cycles
+shot after-soak
+e2e_uinput_stop
+systemctl show -p NRestarts --value kiosk.service > restarts.txt
+service_journal -u kiosk.service
