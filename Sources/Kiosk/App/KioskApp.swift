@@ -203,7 +203,8 @@ public final class KioskApp {
         let size = max(12, h * 0.035)
         let bar = Rect(x: 0, y: h - size * 2.2, width: w, height: size * 2.2)
         let canvas = Canvas(target)
-        canvas.fill(bar, color: resources.theme.banner, opacity: 0.92)
+        // Opaque: it is drawn again over itself on frames that do not redraw what lies under it.
+        canvas.fill(bar, color: resources.theme.banner)
         let metrics = resources.font.lineMetrics(size: size)
         canvas.drawText(text, font: resources.font, size: size,
                         at: Point(x: size, y: bar.midY + (metrics.ascent - metrics.descent) / 2),

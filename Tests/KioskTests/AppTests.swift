@@ -1,0 +1,307 @@
+import Foundation
+import Glibc
+import Kiosk
+import LayoutCore
+import Raster
+import Testing
+
+/// The whole app without devices: a config on disk, synthetic input and hand-moved time,
+/// real programs for actions (a script that records its argv), reloads of every kind, and
+/// frames against golden PNGs.
+@Suite(.serialized) struct AppTests {
+    /// A temporary folder with a config, a recorder program and a program that cannot start.
+    final class Sandbox {
+        let dir: String
+        var config: String { dir + "/kiosk.toml" }
+        var recorder: String { dir + "/record" }
+
+        init() {
+            var template = Array("/tmp/kiosk-app-test-XXXXXX".utf8CString)
+            dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+            // Records its arguments, one per line, in record-<first argument>.txt beside itself.
+            write(recorder, "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$(dirname \"$0\")/record-$1.txt\"\n", mode: 0o755)
+            write(dir + "/broken", "#!/nonexistent/interpreter\n", mode: 0o755)
+            write(config, Self.config(dir: dir))
+        }
+
+        deinit { _ = try? FileManager.default.removeItem(atPath: dir) }
+
+        func write(_ path: String, _ text: String, mode: Int = 0o644) {
+            FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: mode])
+        }
+
+        /// Replaces the config the way a fleet does: a temporary file renamed over it.
+        func replace(_ text: String) {
+            write(config + ".new", text)
+            rename(config + ".new", config)
+        }
+
+        func record(_ name: String) -> [String]? {
+            (try? String(contentsOfFile: "\(dir)/record-\(name).txt", encoding: .utf8))?.split(separator: "\n").map(String.init)
+        }
+
+        static func config(dir: String, mainTitle: String = "Home", extraItem: String = "") -> String {
+            """
+            home = "main"
+            idle_timeout = 30
+            status_file = "\(dir)/status.json"
+
+            [background]
+            pattern = "circles"
+            cell = 48
+
+            [screens.main]
+            title = "\(mainTitle)"
+            style = "arc"
+            rows_visible = 7
+            row_length = 0.3
+
+            [[screens.main.items]]
+            label = "More"
+            action = "screen"
+            screen = "more"
+
+            [[screens.main.items]]
+            label = "Run"
+            action = "exec"
+            command = ["\(dir)/record", "exec", "two words"]
+
+            [[screens.main.items]]
+            label = "Background"
+            action = "spawn"
+            command = ["\(dir)/record", "spawn"]
+
+            [[screens.main.items]]
+            label = "Broken"
+            action = "exec"
+            command = ["\(dir)/broken"]
+            \(extraItem)
+
+            [screens.more]
+            title = "More"
+            style = "list"
+            columns = 2
+
+            [[screens.more.sections]]
+            title = "Things"
+
+            [[screens.more.sections.items]]
+            label = "Back"
+            action = "back"
+
+            [[screens.more.sections.items]]
+            label = "Reload"
+            action = "reload"
+            """
+        }
+    }
+
+    static func makeApp(_ sandbox: Sandbox, now: Double = 0) throws -> (KioskApp, ConfigChecker) {
+        let checker = ConfigChecker(path: sandbox.config)
+        let check = checker.check()
+        #expect(check.problems.isEmpty, "\(check.report)")
+        let app = try KioskApp(config: try #require(check.config), width: 800, height: 480, now: now)
+        return (app, checker)
+    }
+
+    /// Renders frames at 60 Hz for `seconds`, returning the last frame.
+    @discardableResult
+    static func run(_ app: KioskApp, _ frame: PixelBuffer, from now: inout Double, seconds: Double) -> PixelBuffer {
+        let end = now + seconds
+        while now < end {
+            _ = app.render(into: frame, now: now)
+            now += 1.0 / 60
+        }
+        return frame
+    }
+
+    /// Starts what the app asked for with the kiosk's launcher and waits for it, as the runtime does.
+    static func perform(_ app: KioskApp, now: Double) throws {
+        for request in app.takeRequests() {
+            switch request {
+            case .exec(let command, let label), .spawn(let command, let label):
+                let kind = if case .exec = request { "exec" } else { "spawn" }
+                do {
+                    let pid = try ProcessLauncher.start(command)
+                    var status: Int32 = 0
+                    #expect(waitpid(pid, &status, 0) == pid)
+                    app.actionFinished(label: label, action: kind, result: "exited with status \((status >> 8) & 0xff)",
+                                       failed: status != 0, now: now)
+                } catch {
+                    app.actionFinished(label: label, action: kind, result: "failed to start: \(error)", failed: true, now: now)
+                }
+            default:
+                Issue.record("unexpected request \(request)")
+            }
+        }
+    }
+
+    @Test func bootsToTheHomeScreen() throws {
+        let sandbox = Sandbox()
+        let (app, _) = try Self.makeApp(sandbox)
+        let frame = try PixelBuffer(width: 800, height: 480)
+        var now = 0.0
+        Self.run(app, frame, from: &now, seconds: 0.2)
+        #expect(app.screenNames == ["main"])
+        #expect(app.currentScreen.selectedIndex == 0)
+        try GoldenImage.expectMatches(frame, "app-home-800x480")
+    }
+
+    @Test func knobOpensAScreenAndBackReturns() throws {
+        let sandbox = Sandbox()
+        let (app, _) = try Self.makeApp(sandbox)
+        let frame = try PixelBuffer(width: 800, height: 480)
+        var now = 0.0
+        Self.run(app, frame, from: &now, seconds: 0.1)
+        app.handle(.command(.select, count: 1), now: now)
+        Self.run(app, frame, from: &now, seconds: 1)
+        #expect(app.screenNames == ["main", "more"])
+        try GoldenImage.expectMatches(frame, "app-more-800x480")
+        // The knob's back key, then the list's own "Back" item.
+        app.handle(.command(.back, count: 1), now: now)
+        Self.run(app, frame, from: &now, seconds: 0.5)
+        #expect(app.screenNames == ["main"])
+        app.handle(.command(.select, count: 1), now: now)
+        Self.run(app, frame, from: &now, seconds: 0.5)
+        app.handle(.command(.select, count: 1), now: now)  // "Back" is the list's first row
+        Self.run(app, frame, from: &now, seconds: 0.5)
+        #expect(app.screenNames == ["main"])
+        #expect(app.lastAction?.action == "back")
+    }
+
+    @Test func execAndSpawnRunTheirArgv() throws {
+        let sandbox = Sandbox()
+        let (app, _) = try Self.makeApp(sandbox)
+        let frame = try PixelBuffer(width: 800, height: 480)
+        var now = 0.0
+        Self.run(app, frame, from: &now, seconds: 0.1)
+        app.handle(.command(.next, count: 1), now: now)
+        Self.run(app, frame, from: &now, seconds: 1)
+        #expect(app.currentScreen.selectedIndex == 1)
+        app.handle(.command(.select, count: 1), now: now)
+        Self.run(app, frame, from: &now, seconds: 0.1)
+        try Self.perform(app, now: now)
+        #expect(sandbox.record("exec") == ["exec", "two words"])
+        #expect(app.lastAction?.result == "exited with status 0")
+        #expect(app.bannerText == nil)
+
+        app.handle(.command(.next, count: 1), now: now)
+        Self.run(app, frame, from: &now, seconds: 1)
+        app.handle(.command(.select, count: 1), now: now)
+        Self.run(app, frame, from: &now, seconds: 0.1)
+        try Self.perform(app, now: now)
+        #expect(sandbox.record("spawn") == ["spawn"])
+    }
+
+    @Test func aProgramThatCannotStartShowsABannerAndTheMenuStays() throws {
+        let sandbox = Sandbox()
+        let (app, _) = try Self.makeApp(sandbox)
+        let frame = try PixelBuffer(width: 800, height: 480)
+        var now = 0.0
+        Self.run(app, frame, from: &now, seconds: 0.1)
+        app.handle(.command(.next, count: 3), now: now)  // "Broken", the last item (the arc does not wrap)
+        Self.run(app, frame, from: &now, seconds: 1)
+        app.handle(.command(.select, count: 1), now: now)
+        Self.run(app, frame, from: &now, seconds: 0.1)
+        try Self.perform(app, now: now)
+        #expect(app.lastAction?.result.hasPrefix("failed to start") == true)
+        #expect(app.bannerText?.hasPrefix("Broken: failed to start") == true)
+        // The banner as drawn (with a fixed text: the real one names the random test folder).
+        app.showBanner("Broken: failed to start (No such file or directory)", now: now)
+        Self.run(app, frame, from: &now, seconds: 0.2)
+        try GoldenImage.expectMatches(frame, "app-banner-800x480")
+        // The banner goes away by itself.
+        Self.run(app, frame, from: &now, seconds: KioskApp.bannerSeconds)
+        #expect(app.bannerText == nil)
+        #expect(app.screenNames == ["main"])
+    }
+
+    /// Valid, invalid, truncated, binary, 10 MB, deleted and renamed-over files, one after another.
+    @Test func reloadsKeepTheLastGoodConfig() throws {
+        let sandbox = Sandbox()
+        let (app, checker) = try Self.makeApp(sandbox)
+        let frame = try PixelBuffer(width: 800, height: 480)
+        var now = 0.0
+        Self.run(app, frame, from: &now, seconds: 0.1)
+        app.handle(.command(.next, count: 2), now: now)  // "Background"
+        Self.run(app, frame, from: &now, seconds: 1)
+
+        // A valid replacement with one more item before it: the selection follows the label.
+        let newItem = "\n[[screens.main.items]]\nlabel = \"Extra\"\naction = \"reload\"\n"
+        sandbox.replace(Sandbox.config(dir: sandbox.dir, mainTitle: "Renamed", extraItem: newItem))
+        #expect(app.apply(checker.check(), now: now))
+        #expect(app.generation == 2 && app.configValid)
+        #expect(app.currentScreen.config.title == "Renamed")
+        #expect(app.currentScreen.config.items[app.currentScreen.selectedIndex].label == "Background")
+        let good = Self.run(app, frame, from: &now, seconds: 0.2)
+        let goodPixels = try PixelBuffer(width: 800, height: 480)
+        try goodPixels.copyPixels(from: good)
+
+        let valid = try String(contentsOfFile: sandbox.config, encoding: .utf8)
+        var bad: [(String, () -> Void)] = [
+            ("syntax error", { sandbox.replace("[screens.main\nlabel = broken\n") }),
+            ("truncated", { sandbox.replace(String(valid.prefix(valid.count / 2))) }),
+            ("binary", { sandbox.write(sandbox.config, String(decoding: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }, as: UTF8.self) + "\0") }),
+            ("10 MB", { sandbox.replace(valid + String(repeating: "# padding\n", count: 1_048_576)) }),
+            ("deleted", { unlink(sandbox.config) }),
+        ]
+        bad.append(("unknown screen", { sandbox.replace(valid.replacingOccurrences(of: "screen = \"more\"", with: "screen = \"nowhere\"")) }))
+        for (name, breakIt) in bad {
+            breakIt()
+            let check = checker.check()
+            #expect(!check.isValid, "\(name) was accepted")
+            #expect(!app.apply(check, now: now), "\(name)")
+            #expect(app.generation == 2, "\(name) changed the generation")
+            #expect(!app.configValid)
+            #expect(app.bannerText?.hasPrefix("Config not applied") == true, "\(name): banner \(app.bannerText ?? "none")")
+            #expect(app.currentScreen.config.title == "Renamed", "\(name) lost the running menu")
+            // Everything but the banner still shows the last good menu.
+            let shown = Self.run(app, frame, from: &now, seconds: 0.2)
+            var outsideBanner = 0
+            for y in 0..<400 { for x in 0..<800 where shown[x, y] != goodPixels[x, y] { outsideBanner += 1 } }
+            #expect(outsideBanner == 0, "\(name): \(outsideBanner) pixels of the menu changed")
+        }
+        // Renamed back into place: applied again.
+        sandbox.replace(valid)
+        #expect(app.apply(checker.check(), now: now))
+        #expect(app.generation == 3 && app.configValid && app.bannerText == nil)
+    }
+
+    @Test func idleTimeoutReturnsHome() throws {
+        let sandbox = Sandbox()
+        let (app, _) = try Self.makeApp(sandbox)
+        let frame = try PixelBuffer(width: 800, height: 480)
+        var now = 0.0
+        app.handle(.command(.select, count: 1), now: now)
+        Self.run(app, frame, from: &now, seconds: 1)
+        #expect(app.screenNames == ["main", "more"])
+        #expect(app.checkIdle(now: now) == 30)  // due 30 s after the last input
+        now = 29.9
+        _ = app.checkIdle(now: now)
+        #expect(app.screenNames == ["main", "more"])
+        now = 30.1
+        _ = app.checkIdle(now: now)
+        #expect(app.screenNames == ["main"])
+    }
+
+    @Test func statusIsJSONAndSaysWhatIsShown() throws {
+        let sandbox = Sandbox()
+        let (app, _) = try Self.makeApp(sandbox)
+        let frame = try PixelBuffer(width: 800, height: 480)
+        var now = 0.0
+        app.handle(.command(.select, count: 1), now: now)
+        Self.run(app, frame, from: &now, seconds: 1)
+        let path = sandbox.dir + "/status.json"
+        try app.status(extra: ["pid": .int(42), "note": .string("quote \" backslash \\ newline \n tab \t")]).write(to: path)
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+        let status = try #require(object)
+        #expect(status["screen"] as? String == "more")
+        #expect(status["screens"] as? [String] == ["main", "more"])
+        #expect(status["generation"] as? Int == 1)
+        #expect(status["config_valid"] as? Bool == true)
+        #expect(status["pid"] as? Int == 42)
+        #expect(status["note"] as? String == "quote \" backslash \\ newline \n tab \t")
+        #expect((status["last_action"] as? [String: String])?["action"] == "screen")
+        #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
+    }
+}
