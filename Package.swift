@@ -14,7 +14,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-numerics.git", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
-        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
     ],
     targets: [
         // FreeType and libpng, found through pkg-config; nothing but a module map and a shim header.
@@ -54,8 +53,13 @@ let package = Package(
         // The program's logic: display output, event loop, screens. Tested without a device.
         .target(
             name: "Kiosk",
-            dependencies: ["LayoutCore", "Raster", "CDRM", "CInput", "CLinux", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["LayoutCore", "Raster", "CDRM", "CInput", "CLinux", "TOML"]
         ),
+        // A TOML 1.0 parser whose values carry their source positions: pure Swift, no Foundation, no C.
+        .target(name: "TOML"),
+        .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
+        // libFuzzer entry point for the config reader (scripts/fuzz-config); a plain build replays files.
+        .executableTarget(name: "kiosk-config-fuzz", dependencies: ["Kiosk"]),
         // The `kiosk` executable: argument parsing only.
         .executableTarget(
             name: "KioskCLI",
@@ -64,7 +68,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KioskTests",
-            dependencies: ["Kiosk", "LayoutCore", "Raster"],
+            dependencies: ["Kiosk", "LayoutCore", "Raster", "TOML"],
             exclude: ["Golden", "ConfigFixtures"]
         ),
         // Pure geometry, layouts and motion: no Foundation, no C, no devices.

@@ -1,6 +1,7 @@
 import LayoutCore
 import Raster
 import Testing
+import TOML
 @testable import Kiosk
 
 /// Defaults: what a minimal file means, and that the documented defaults are the real ones.
@@ -37,7 +38,7 @@ import Testing
         #expect(rescue.home == "rescue" && rescue.screens.count == 1)
         let labels = rescue.screens[0].sections[0].items.map(\.label)
         #expect(labels.count == 7)
-        #expect(labels[0] == #"kiosk.toml:2: idle_timeout: expected a number, got a string ("five minutes")"#)
+        #expect(labels[0] == #"kiosk.toml:2:16: idle_timeout: expected a number, got a string ("five minutes")"#)
         #expect(labels[6] == "… and 3 more (kiosk check-config FILE lists all)")
         #expect(rescue.screens[0].items.last?.action == .reload)
         // The rescue config itself passes the validator (on a machine with the default font).
@@ -101,7 +102,7 @@ import Testing
         #expect(didYouMean("radius_ration", among: ["radius", "radius_ratio"]) == #" (did you mean "radius_ratio"?)"#)
     }
 
-    @Test func sourceLocatorFindsNestedArraysOfTables() {
+    @Test func sourceLocatorFindsNestedArraysOfTables() throws {
         let text = """
         [screens.s]
         style = "list"
@@ -118,12 +119,13 @@ import Testing
           "quoted key" . inner = 1
         inline = { x = 1 }
         """
-        let locator = SourceLocator(text: text)
+        let locator = SourceLocator(root: try TOMLTable(parsing: text))
         let items = ConfigKeyPath([.key("screens"), .key("s"), .key("sections"), .index(1), .key("items")])
-        #expect(locator.line(of: items.appending(index: 1).appending("label")) == 12)
+        #expect(locator.location(of: items.appending(index: 1).appending("label")) == ConfigLocation(line: 12, column: 9, keyPath: items.appending(index: 1).appending("label")))
         #expect(locator.line(of: items.appending(index: 0)) == 9)
-        #expect(locator.line(of: items.appending(index: 1).appending("quoted key").appending("inner")) == 13)
-        #expect(locator.line(of: items.appending(index: 1).appending("inline").appending("x")) == 14, "inline keys map to their table's line")
+        #expect(locator.location(of: items.appending(index: 1).appending("quoted key").appending("inner")).description == #"13:26: screens.s.sections[1].items[1]."quoted key".inner"#)
+        #expect(locator.location(of: items.appending(index: 1).appending("inline").appending("x")).description == "14:16: screens.s.sections[1].items[1].inline.x", "keys inside inline tables have their own positions")
+        #expect(locator.location(of: items.appending(index: 1).appending("missing")).description == "11: screens.s.sections[1].items[1].missing", "a missing key is at its table's line")
         #expect(locator.line(of: ConfigKeyPath([.key("screens"), .key("s"), .key("sections"), .index(0), .key("title")])) == 4)
         #expect(locator.line(of: "nowhere") == nil)
     }
@@ -136,7 +138,7 @@ import Testing
         let path = scratch.write("kiosk.toml", minimalConfig("[theme]\nfont = \"font.ttf\"\n"))
         let checker = ConfigChecker(path: path, displayName: "kiosk.toml")
         let first = checker.check()
-        #expect(first.problems.map(\.description) == [#"kiosk.toml:8: theme.font: "\#(scratch.path)/font.ttf" does not exist"#])
+        #expect(first.problems.map(\.description) == [#"kiosk.toml:8:8: theme.font: "\#(scratch.path)/font.ttf" does not exist"#])
         // The font appears (a copy of DejaVu): same text, now valid, still parsed once.
         scratch.write("font.ttf", bytes: readBytes("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"))
         let second = checker.check()

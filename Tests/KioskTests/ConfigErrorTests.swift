@@ -18,54 +18,55 @@ import Testing
         let c = check("syntax-error.toml")
         let problem = try #require(c.problems.first)
         #expect(c.problems.count == 1)
-        #expect(problem.location.line == 5 && problem.location.column == 18)
-        #expect(problem.description.hasPrefix("syntax-error.toml:5:18: TOML syntax error: "), "\(problem)")
+        // At the opening quote of the string that never closes.
+        #expect(problem.location.line == 5 && problem.location.column == 9)
+        #expect(problem.description == "syntax-error.toml:5:9: TOML syntax error: unterminated string: no closing `\"` on this line", "\(problem)")
     }
 
     @Test func wrongTypesNameKeyPathAndWhatWasExpected() {
         expectProblems(check("wrong-types.toml"), [
-            #"wrong-types.toml:2: idle_timeout: expected a number, got a string ("five minutes")"#,
-            #"wrong-types.toml:5: display.rotation: expected 0, 90, 180 or 270, got 45"#,
-            #"wrong-types.toml:6: display.mode: expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ ("800x480", "1920x1080@60"), got "huge""#,
-            #"wrong-types.toml:9: background.cell: expected an integer, got a float (2.5)"#,
-            ##"wrong-types.toml:10: background.foreground: expected a colour "#rrggbb" or "#rrggbbaa", got "red""##,
-            #"wrong-types.toml:14: screens.main.wrap: expected true or false, got a string ("yes")"#,
-            #"wrong-types.toml:21: screens.main.items[1].label: expected a string, got an integer (42)"#,
-            #"wrong-types.toml:27: screens.main.items[2].command: expected an array of strings (argv), got a string; write command = ["/usr/bin/sleep", "3"]: commands never go through a shell"#,
-            #"wrong-types.toml:32: screens.main.items[3].command[1]: expected a string, got an integer (3)"#,
+            #"wrong-types.toml:2:16: idle_timeout: expected a number, got a string ("five minutes")"#,
+            #"wrong-types.toml:5:12: display.rotation: expected 0, 90, 180 or 270, got 45"#,
+            #"wrong-types.toml:6:8: display.mode: expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ ("800x480", "1920x1080@60"), got "huge""#,
+            #"wrong-types.toml:9:8: background.cell: expected an integer, got a float (2.5)"#,
+            ##"wrong-types.toml:10:14: background.foreground: expected a colour "#rrggbb" or "#rrggbbaa", got "red""##,
+            #"wrong-types.toml:14:8: screens.main.wrap: expected true or false, got a string ("yes")"#,
+            #"wrong-types.toml:21:9: screens.main.items[1].label: expected a string, got an integer (42)"#,
+            #"wrong-types.toml:27:11: screens.main.items[2].command: expected an array of strings (argv), got a string; write command = ["/usr/bin/sleep", "3"]: commands never go through a shell"#,
+            #"wrong-types.toml:32:30: screens.main.items[3].command[1]: expected a string, got an integer (3)"#,
         ])
     }
 
     @Test func unknownKeysAreErrorsWithSuggestions() {
         expectProblems(check("unknown-keys.toml"), [
-            #"unknown-keys.toml:4: theme.text_szie: unknown key (did you mean "text_size"?)"#,
-            #"unknown-keys.toml:8: screens.main.slot: unknown key (did you mean "slots"?)"#,
-            #"unknown-keys.toml:9: screens.main.colour: unknown key (known here: style, title, background, slots, radius, pointer, wrap, items)"#,
+            #"unknown-keys.toml:4:1: theme.text_szie: unknown key (did you mean "text_size"?)"#,
+            #"unknown-keys.toml:8:1: screens.main.slot: unknown key (did you mean "slots"?)"#,
+            #"unknown-keys.toml:9:1: screens.main.colour: unknown key (known here: style, title, background, slots, radius, pointer, wrap, items)"#,
             #"unknown-keys.toml:11: screens.main.items[0].action: missing: expected one of "screen", "exec", "spawn", "back", "reload", "poweroff", "reboot""#,
-            #"unknown-keys.toml:13: screens.main.items[0].acton: unknown key (did you mean "action"?)"#,
+            #"unknown-keys.toml:13:1: screens.main.items[0].acton: unknown key (did you mean "action"?)"#,
         ])
     }
 
     @Test func referencesCommandsIconsAndRangesAreAllReported() {
         let dir = ConfigPaths.fixtures
         expectProblems(check("references.toml"), [
-            #"references.toml:1: home: no screen named "mian" (did you mean "main"?); screens: main, settings, orphan"#,
-            #"references.toml:9: screens.main.items[0].screen: no screen named "setings" (did you mean "settings"?); screens: main, settings, orphan"#,
-            #"references.toml:14: screens.main.items[1].command[0]: "kiosk-no-such-program-anywhere" is not found in PATH (/usr/bin:/bin); give an absolute path or install it"#,
-            #"references.toml:19: screens.main.items[2].command[0]: "/usr/bin/nonexistent" does not exist"#,
-            #"references.toml:24: screens.main.items[3].command[0]: "\#(dir)/not-executable.sh" is not executable"#,
-            #"references.toml:28: screens.main.items[4].icon: "\#(dir)/not-a-png.png" cannot be loaded as a PNG: png_image_begin_read_from_file(\#(dir)/not-a-png.png) failed: Not a PNG file"#,
-            #"references.toml:38: screens.settings.sections[0].items[0].label: empty: every item needs a label"#,
-            #"references.toml:43: screens.orphan.slots: 100 is out of range 1...64"#,
+            #"references.toml:1:8: home: no screen named "mian" (did you mean "main"?); screens: main, settings, orphan"#,
+            #"references.toml:9:10: screens.main.items[0].screen: no screen named "setings" (did you mean "settings"?); screens: main, settings, orphan"#,
+            #"references.toml:14:12: screens.main.items[1].command[0]: "kiosk-no-such-program-anywhere" is not found in PATH (/usr/bin:/bin); give an absolute path or install it"#,
+            #"references.toml:19:12: screens.main.items[2].command[0]: "/usr/bin/nonexistent" does not exist"#,
+            #"references.toml:24:12: screens.main.items[3].command[0]: "\#(dir)/not-executable.sh" is not executable"#,
+            #"references.toml:28:8: screens.main.items[4].icon: "\#(dir)/not-a-png.png" cannot be loaded as a PNG: png_image_begin_read_from_file(\#(dir)/not-a-png.png) failed: Not a PNG file"#,
+            #"references.toml:38:9: screens.settings.sections[0].items[0].label: empty: every item needs a label"#,
+            #"references.toml:43:9: screens.orphan.slots: 100 is out of range 1...64"#,
         ])
     }
 
     @Test func missingFontBadImageAndRange() {
         let dir = ConfigPaths.fixtures
         expectProblems(check("missing-font.toml"), [
-            #"missing-font.toml:2: theme.font: "\#(dir)/fonts/missing.ttf" does not exist"#,
-            #"missing-font.toml:6: background.image: "\#(dir)/not-a-png.png" cannot be loaded as a PNG: png_image_begin_read_from_file(\#(dir)/not-a-png.png) failed: Not a PNG file"#,
-            #"missing-font.toml:10: screens.main.columns: 9 is out of range 1...8"#,
+            #"missing-font.toml:2:8: theme.font: "\#(dir)/fonts/missing.ttf" does not exist"#,
+            #"missing-font.toml:6:9: background.image: "\#(dir)/not-a-png.png" cannot be loaded as a PNG: png_image_begin_read_from_file(\#(dir)/not-a-png.png) failed: Not a PNG file"#,
+            #"missing-font.toml:10:11: screens.main.columns: 9 is out of range 1...8"#,
         ])
     }
 
@@ -76,7 +77,7 @@ import Testing
         let c = checkConfig(path: path, displayName: "kiosk.toml")
         let problem = try #require(c.problems.first)
         #expect(c.problems.count == 1 && !c.isValid)
-        #expect(problem.description.hasPrefix(#"kiosk.toml:8: theme.font: "\#(scratch.path)/fake.ttf" cannot be loaded as a font: "#), "\(problem)")
+        #expect(problem.description.hasPrefix(#"kiosk.toml:8:8: theme.font: "\#(scratch.path)/fake.ttf" cannot be loaded as a font: "#), "\(problem)")
     }
 
     @Test func unreachableScreenIsOnlyAWarning() throws {
@@ -92,7 +93,7 @@ import Testing
         let c = checkConfig(path: scratch.write("kiosk.toml", text), displayName: "kiosk.toml")
         #expect(c.isValid)
         #expect(c.problems.map(\.description) == [
-            #"kiosk.toml:8: screens.spare: warning: screen "spare" cannot be reached from home "main" (no item opens it)"#,
+            #"kiosk.toml:8:1: screens.spare: warning: screen "spare" cannot be reached from home "main" (no item opens it)"#,
         ])
     }
 
@@ -140,8 +141,8 @@ import Testing
         """
         let c = checkConfig(path: scratch.write("kiosk.toml", text), displayName: "kiosk.toml")
         #expect(c.problems.map(\.description) == [
-            #"kiosk.toml:7: screens.main.items[0].command: only used with action = "exec" or "spawn""#,
-            #"kiosk.toml:8: screens.main.items[0].screen: only used with action = "screen""#,
+            #"kiosk.toml:7:11: screens.main.items[0].command: only used with action = "exec" or "spawn""#,
+            #"kiosk.toml:8:10: screens.main.items[0].screen: only used with action = "screen""#,
         ], "got:\n\(c.report)")
     }
 }
@@ -162,9 +163,9 @@ import Testing
         let c = checkConfig(path: scratch.write("kiosk.toml", text), displayName: "kiosk.toml")
         #expect(c.problems.map(\.description) == [
             #"kiosk.toml:1: screens.main.sections: missing: a list screen needs [[screens.main.sections]] with items"#,
-            #"kiosk.toml:3: screens.main.slots: only used with style = "dial"; this screen is "list""#,
-            #"kiosk.toml:4: screens.main.wrap: only used with style = "arc" or "dial"; this screen is "list""#,
-            #"kiosk.toml:6: screens.main.items: only used with style = "arc" or "dial"; this screen is "list""#,
+            #"kiosk.toml:3:9: screens.main.slots: only used with style = "dial"; this screen is "list""#,
+            #"kiosk.toml:4:8: screens.main.wrap: only used with style = "arc" or "dial"; this screen is "list""#,
+            #"kiosk.toml:6:1: screens.main.items: only used with style = "arc" or "dial"; this screen is "list""#,
         ], "got:\n\(c.report)")
     }
 }
@@ -188,17 +189,17 @@ import Testing
         """
         let c = checkConfig(path: scratch.write("k.toml", text), displayName: "k.toml")
         #expect(c.problems.map(\.description) == [
-            "k.toml:2: theme.row_opacity: 2 is out of range 0...1",
-            "k.toml:3: theme.text_size: 0 is out of range: expected more than 0 and at most 1",
-            "k.toml:7: screens.main.radius_ratio: -1 is out of range: expected more than 0 and at most 10",
-            "k.toml:8: screens.main.row_length: 1.5 is out of range: expected more than 0 and at most 1",
+            "k.toml:2:15: theme.row_opacity: 2 is out of range 0...1",
+            "k.toml:3:13: theme.text_size: 0 is out of range: expected more than 0 and at most 1",
+            "k.toml:7:16: screens.main.radius_ratio: -1 is out of range: expected more than 0 and at most 10",
+            "k.toml:8:14: screens.main.row_length: 1.5 is out of range: expected more than 0 and at most 1",
         ], "got:\n\(c.report)")
     }
 
     @Test func idleTimeoutIsAtMostAWeek() {
         let scratch = ScratchDirectory()
         let c = checkConfig(path: scratch.write("k.toml", "idle_timeout = 1e308\n" + minimalConfig()), displayName: "k.toml")
-        #expect(c.problems.map(\.description) == ["k.toml:1: idle_timeout: 1e+308 is out of range 0...604800"])
+        #expect(c.problems.map(\.description) == ["k.toml:1:16: idle_timeout: 1e+308 is out of range 0...604800"])
     }
 }
 
@@ -213,13 +214,13 @@ import Testing
         """)
         let c = checkConfig(path: scratch.write("k.toml", text), displayName: "k.toml")
         #expect(c.problems.map(\.description) == [
-            #"k.toml:10: input.keys.back[0]: expected an evdev key name such as "KEY_ENTER" or "BTN_0", got "Escape""#,
+            #"k.toml:10:9: input.keys.back[0]: expected an evdev key name such as "KEY_ENTER" or "BTN_0", got "Escape""#,
         ], "a name that is not even shaped like one is a decoding error")
         let fixed = text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("back") }.joined(separator: "\n")
         let d = checkConfig(path: scratch.write("k.toml", fixed), displayName: "k.toml")
         #expect(d.problems.map(\.description) == [
-            #"k.toml:8: input.keys.next[1]: KEY_VOLUMEUPP is not a key the kiosk reads (did you mean "KEY_VOLUMEUP"?)"#,
-            #"k.toml:9: input.keys.select[1]: KEY_DOWN is already bound to next"#,
+            #"k.toml:8:21: input.keys.next[1]: KEY_VOLUMEUPP is not a key the kiosk reads (did you mean "KEY_VOLUMEUP"?)"#,
+            #"k.toml:9:24: input.keys.select[1]: KEY_DOWN is already bound to next"#,
         ], "got:\n\(d.report)")
     }
 

@@ -13,7 +13,7 @@ import Testing
 
     @Test func twoByteOrderMarksBeforeABadHeaderAreAnErrorNotACrash() {
         #expect(problems([0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array("[[[-".utf8)) == [
-            "kiosk.toml:1:3: TOML syntax error: Error while parsing table header: expected a bare key or a quoted key, saw '['",
+            "kiosk.toml:1:3: TOML syntax error: expected a table name after `[[`, found `[`",
         ])
     }
 

@@ -19,10 +19,22 @@ public func checkConfig(path: String, displayName: String? = nil, searchPath: St
     ConfigChecker(path: path, displayName: displayName, searchPath: searchPath).check()
 }
 
+/// Reads, decodes and validates config `bytes` as if they were the file `file` in `baseDirectory`:
+/// the whole reader without the file system read, for the fuzz target and for tests.
+public func checkConfig(bytes: [UInt8], file: String, baseDirectory: String, searchPath: String? = nil) -> ConfigCheck {
+    let text: String
+    do {
+        text = try ConfigFileReader.text(from: bytes)
+    } catch {
+        return ConfigCheck(fileError: error, file: file)
+    }
+    let loaded = ConfigLoader.decodeWithSource(text: text, file: file, baseDirectory: baseDirectory)
+    return ConfigCheck(validating: loaded, file: file, searchPath: searchPath)
+}
+
 /// `checkConfig` for a file checked again and again (live reload): the text is parsed again only
-/// when it changed. TOMLKit 0.6.0 never frees a parsed document (about 50 KiB per parse of the
-/// example), and inotify reports several events for one write, so re-parsing identical bytes
-/// would leak for nothing. Validation always runs again: a missing font may have been installed.
+/// when it changed. inotify reports several events for one write; parsing identical bytes again
+/// would be wasted work. Validation always runs again: a missing font may have been installed.
 public final class ConfigChecker {
     public let path: String
     public let displayName: String
@@ -50,17 +62,34 @@ public final class ConfigChecker {
                 (lastText, lastLoaded) = (text, loaded)
             }
         } catch {
-            let location = error.position.map { ConfigLocation(line: $0.line, column: $0.column) } ?? ConfigLocation()
-            return ConfigCheck(config: nil, problems: [ConfigProblem(.error, file: displayName, at: location, error.description)])
+            return ConfigCheck(fileError: error, file: displayName)
         }
-        guard let config = loaded.config else { return ConfigCheck(config: nil, problems: loaded.problems.inReadingOrder()) }
+        return ConfigCheck(validating: loaded, file: displayName, searchPath: searchPath)
+    }
+}
+
+extension ConfigCheck {
+    /// A file that could not be taken as text: one problem, at the offending byte when there is one.
+    init(fileError error: ConfigFileError, file: String) {
+        let location = error.position.map { ConfigLocation(line: $0.line, column: $0.column) } ?? ConfigLocation()
+        self.init(config: nil, problems: [ConfigProblem(.error, file: file, at: location, error.description)])
+    }
+
+    /// Validates a decoded config; decoding problems leave nothing to validate.
+    init(validating loaded: ConfigLoader.Loaded, file: String, searchPath: String?) {
+        guard let config = loaded.config else {
+            self.init(config: nil, problems: loaded.problems.inReadingOrder())
+            return
+        }
         var problems = loaded.problems
-        for var problem in ConfigValidator(file: displayName, searchPath: searchPath).validate(config) {
-            if problem.location.line == nil { problem.location.line = loaded.locator?.line(of: problem.location.keyPath) }
+        for var problem in ConfigValidator(file: file, searchPath: searchPath).validate(config) {
+            if problem.location.line == nil, let locator = loaded.locator {
+                problem.location = locator.location(of: problem.location.keyPath)
+            }
             problems.append(problem)
         }
         let ordered = problems.inReadingOrder()
-        return ConfigCheck(config: ordered.hasErrors ? nil : config, problems: ordered)
+        self.init(config: ordered.hasErrors ? nil : config, problems: ordered)
     }
 }
 

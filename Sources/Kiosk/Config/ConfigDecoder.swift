@@ -1,6 +1,6 @@
 import LayoutCore
 import Raster
-import TOMLKit
+import TOML
 
 /// Turns a parsed TOML document into a `KioskConfig`, collecting every decoding problem (wrong
 /// types, unknown keys, values outside their set) rather than stopping at the first. Values that
@@ -10,8 +10,6 @@ struct ConfigDecoder {
     let problems: DecodingProblems
     /// Directory of the config file, absolute: relative paths resolve against it.
     let baseDirectory: String
-    /// Screen name → line of first mention, to keep the file's order (TOML tables are unordered).
-    let screenOrder: [String: Int]
 
     func decode(_ root: TOMLTable) -> KioskConfig {
         let top = ConfigTableReader(root, path: ConfigKeyPath(), problems: problems)
@@ -22,7 +20,8 @@ struct ConfigDecoder {
         let home = top.string("home")
         var screens: [ScreenConfig] = []
         if let table = top.table("screens") {
-            let names = table.source.keys.sorted { (screenOrder[$0] ?? .max, $0) < (screenOrder[$1] ?? .max, $1) }
+            // The parser keeps keys in the order they are first written: the file's screen order.
+            let names = table.source.keys
             for name in names {
                 guard let screen = table.table(name) else { continue }
                 screens.append(decodeScreen(screen, name: name, background: background))
@@ -254,8 +253,8 @@ struct ConfigDecoder {
     }
 
     private func decodeCommand(_ t: ConfigTableReader) -> Command? {
-        if let v = t.value("command"), v.type == .string {
-            t.fail("command", "expected an array of strings (argv), got a string; write command = [\(suggestedArgv(v.string ?? ""))]: commands never go through a shell")
+        if let v = t.value("command"), let text = v.string {
+            t.fail("command", "expected an array of strings (argv), got a string; write command = [\(suggestedArgv(text))]: commands never go through a shell")
             return nil
         }
         guard let argv = t.stringArray("command") else {

@@ -1,5 +1,5 @@
 import Glibc
-import TOMLKit
+import TOML
 
 /// Reads, parses and decodes a config file. Every failure becomes a `ConfigProblem` carrying the
 /// file and either a line:column (file and syntax errors) or the key path (decoding errors, with the
@@ -22,7 +22,7 @@ public enum ConfigLoader {
     struct Loaded {
         var config: KioskConfig?
         var problems: [ConfigProblem]
-        /// Present once the text parsed: finds lines for the validator's key paths.
+        /// Present once the text parsed: finds positions for the validator's key paths.
         var locator: SourceLocator?
     }
 
@@ -38,24 +38,16 @@ public enum ConfigLoader {
     }
 
     static func decodeWithSource(text: String, file: String, baseDirectory: String) -> Loaded {
-        if let finding = TOMLParserGuard.check(text) {
-            let location = ConfigLocation(line: finding.line, column: finding.column)
-            return Loaded(problems: [ConfigProblem(.error, file: file, at: location, "TOML syntax error: \(finding.message)")])
-        }
         let root: TOMLTable
         do {
-            root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            let begin = error.source.begin
-            let location = ConfigLocation(line: begin.line > 0 ? begin.line : nil, column: begin.column > 0 ? begin.column : nil)
-            return Loaded(problems: [ConfigProblem(.error, file: file, at: location, "TOML syntax error: \(error.description)")])
+            root = try TOMLTable(parsing: text)
         } catch {
-            return Loaded(problems: [ConfigProblem(.error, file: file, at: ConfigLocation(), "TOML syntax error: \(error)")])
+            let location = ConfigLocation(line: error.line, column: error.column)
+            return Loaded(problems: [ConfigProblem(.error, file: file, at: location, "TOML syntax error: \(error.message)")])
         }
-        let locator = SourceLocator(text: text)
+        let locator = SourceLocator(root: root)
         let problems = DecodingProblems(file: file, locator: locator)
-        let decoder = ConfigDecoder(problems: problems, baseDirectory: baseDirectory, screenOrder: locator.firstMention)
-        let config = decoder.decode(root)
+        let config = ConfigDecoder(problems: problems, baseDirectory: baseDirectory).decode(root)
         return Loaded(config: problems.problems.hasErrors ? nil : config, problems: problems.problems, locator: locator)
     }
 

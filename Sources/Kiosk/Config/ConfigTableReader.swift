@@ -1,19 +1,24 @@
-import TOMLKit
+import TOML
 
-/// Collects the problems found while decoding one file, with source lines when they can be found.
+/// Collects the problems found while decoding one file, each placed at the position of the value
+/// it is about (or, for a missing key, at the line of the table that lacks it).
 final class DecodingProblems {
     let file: String
-    let locator: SourceLocator?
+    let locator: SourceLocator
     private(set) var problems: [ConfigProblem] = []
 
-    init(file: String, locator: SourceLocator?) {
+    init(file: String, locator: SourceLocator) {
         self.file = file
         self.locator = locator
     }
 
     func add(_ severity: ConfigProblem.Severity = .error, at path: ConfigKeyPath, _ message: String) {
-        let line = locator?.line(of: path)
-        problems.append(ConfigProblem(severity, file: file, at: ConfigLocation(line: line, keyPath: path), message))
+        problems.append(ConfigProblem(severity, file: file, at: locator.location(of: path), message))
+    }
+
+    /// A problem about a key itself (an unknown key), placed at the key rather than its value.
+    func add(at path: ConfigKeyPath, key position: TOMLPosition, _ message: String) {
+        problems.append(ConfigProblem(.error, file: file, at: ConfigLocation(line: position.line, column: position.column, keyPath: path), message))
     }
 }
 
@@ -35,7 +40,7 @@ final class ConfigTableReader {
     /// The raw value, marking the key as known.
     func value(_ key: String) -> TOMLValue? {
         if !known.contains(key) { known.append(key) }
-        return source[key]?.tomlValue
+        return source[key]
     }
 
     func has(_ key: String) -> Bool { source[key] != nil }
@@ -60,8 +65,8 @@ final class ConfigTableReader {
 
     func int(_ key: String) -> Int? {
         guard let v = value(key) else { return nil }
-        if let i = v.int { return i }
-        if let d = v.double, d.isFinite, d == d.rounded(), Swift.abs(d) < 1e15 {
+        if let i = v.integer { return Int(i) }
+        if let d = v.float, d.isFinite, d == d.rounded(), Swift.abs(d) < 1e15 {
             fail(key, "expected an integer, got a float (write \(Int(d)) without the decimal point)")
         } else {
             expect(key, "an integer", got: v)
@@ -73,7 +78,7 @@ final class ConfigTableReader {
     func double(_ key: String) -> Double? {
         guard let v = value(key) else { return nil }
         let number: Double
-        if let d = v.double { number = d } else if let i = v.int { number = Double(i) } else {
+        if let d = v.float { number = d } else if let i = v.integer { number = Double(i) } else {
             expect(key, "a number", got: v)
             return nil
         }
@@ -92,7 +97,7 @@ final class ConfigTableReader {
         guard let v = value(key) else { return nil }
         guard let a = v.array else { expect(key, "an array", got: v); return nil }
         let base = path.appending(key)
-        return a.indices.map { (a[$0].tomlValue, base.appending(index: $0)) }
+        return a.indices.map { (a[$0], base.appending(index: $0)) }
     }
 
     func stringArray(_ key: String, hint: String? = nil) -> [String]? {
@@ -102,8 +107,7 @@ final class ConfigTableReader {
             return nil
         }
         var out: [String] = []
-        for i in a.indices {
-            let element = a[i].tomlValue
+        for (i, element) in a.enumerated() {
             guard let s = element.string else {
                 problems.add(at: path.appending(key).appending(index: i), "expected a string, got \(element.kindDescription)")
                 return nil
@@ -117,7 +121,7 @@ final class ConfigTableReader {
         guard let items = array(key) else { return nil }
         var out: [Double] = []
         for (element, elementPath) in items {
-            if let d = element.double, d.isFinite { out.append(d) } else if let i = element.int { out.append(Double(i)) } else {
+            if let d = element.float, d.isFinite { out.append(d) } else if let i = element.integer { out.append(Double(i)) } else {
                 problems.add(at: elementPath, "expected a finite number, got \(element.kindDescription)")
                 return nil
             }
@@ -150,12 +154,12 @@ final class ConfigTableReader {
         return s
     }
 
-    /// Reports every key no accessor asked for.
+    /// Reports every key no accessor asked for, at the key.
     func finish() {
-        for key in source.keys.sorted() where !known.contains(key) {
-            let suggestion = didYouMean(key, among: known)
+        for entry in source.entries.sorted(by: { $0.key < $1.key }) where !known.contains(entry.key) {
+            let suggestion = didYouMean(entry.key, among: known)
             let listing = suggestion.isEmpty && !known.isEmpty ? " (known here: \(known.joined(separator: ", ")))" : ""
-            problems.add(at: path.appending(key), "unknown key" + suggestion + listing)
+            problems.add(at: path.appending(entry.key), key: entry.keyPosition, "unknown key" + suggestion + listing)
         }
     }
 }
@@ -199,16 +203,13 @@ func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
 extension TOMLValue {
     /// `a string ("/bin/sh -c x")`, `an integer (3)`, `a table`: for "expected X, got Y" messages.
     var kindDescription: String {
-        switch type {
-        case .string: return "a string (\"\(ConfigKeyPath.escaped(String((string ?? "").prefix(60))))\")"
-        case .int: return "an integer (\(int.map(String.init) ?? "?"))"
-        case .double: return "a float (\(double.map { "\($0)" } ?? "?"))"
-        case .bool: return "a boolean (\(bool.map { "\($0)" } ?? "?"))"
-        case .table: return "a table"
-        case .array: return "an array"
-        case .date: return "a date"
-        case .time: return "a time"
-        case .dateTime: return "a date-time"
+        switch content {
+        case .string(let s): return "a string (\"\(ConfigKeyPath.escaped(String(s.prefix(60))))\")"
+        case .integer(let i): return "an integer (\(i))"
+        case .float(let d): return "a float (\(d))"
+        case .boolean(let b): return "a boolean (\(b))"
+        case .dateTime(let d): return "\(d.kindName) (\(d))"
+        case .table, .array: return kindName
         }
     }
 }
