@@ -88,12 +88,18 @@ public final class ScreenResources {
     }
 
     /// A row: rounded rectangle with `corners` rounded, optional icon, label; outlined when highlighted.
+    /// A landscape row puts the icon left of the label; a portrait tile (a horizontal arc) stacks
+    /// the icon over a label sized to fit the tile's width.
     public func drawRow(on canvas: Canvas, frame r: Rect, corners: Corners = .all, label: String, icon: String?,
                         highlighted: Bool, textSize: Double, transform: AffineTransform = .identity) {
-        let radius = theme.cornerRadius * r.height
+        let radius = theme.cornerRadius * min(r.height, r.width)
         let shape = Path.roundedRect(RoundedRect(rect: r, radius: radius, corners: corners))
         canvas.fill(shape, color: theme.row, opacity: theme.rowOpacity, transform: transform)
         if highlighted { canvas.stroke(shape, width: theme.highlightWidth, color: theme.highlight, transform: transform) }
+        if r.height > r.width * 1.05, transform.isIdentity {
+            drawTileContents(on: canvas, frame: r, label: label, icon: icon, textSize: textSize)
+            return
+        }
         let padding = 0.1 * min(r.width, r.height * 4)
         var textX = r.minX + padding
         if let path = icon, let image = self.icon(path), transform.isIdentity {
@@ -106,5 +112,24 @@ public final class ScreenResources {
         canvas.drawText(label, font: font, size: textSize, at: transform.apply(Point(x: textX, y: baseline)), color: theme.text,
                         maxWidth: max(0, r.maxX - padding - textX),
                         rotation: transform.isIdentity ? .zero : Angle(radians: .atan2(y: transform.b, x: transform.a)))
+    }
+
+    private func drawTileContents(on canvas: Canvas, frame r: Rect, label: String, icon: String?, textSize: Double) {
+        let padding = r.width * 0.08
+        let room = r.width - 2 * padding
+        // As large as the theme asks within a tile-sized cap, and small enough to fit the tile's width.
+        let wanted = min(textSize, r.height * 0.17)
+        let natural = font.measure(label, size: wanted)
+        let size = natural > room * 0.95 && natural > 0 ? max(wanted * room * 0.95 / natural, r.height * 0.1) : wanted
+        let metrics = font.lineMetrics(size: size)
+        var baseline = r.midY + (metrics.ascent - metrics.descent) / 2
+        if let path = icon, let image = self.icon(path) {
+            let side = min(room, r.height * 0.4)
+            let top = r.minY + (r.height - side - metrics.ascent - padding) / 2
+            canvas.draw(image, in: Rect(x: r.midX - side / 2, y: top, width: side, height: side))
+            baseline = top + side + padding + metrics.ascent
+        }
+        canvas.drawText(label, font: font, size: size, at: Point(x: r.midX, y: baseline), color: theme.text,
+                        alignment: .center, maxWidth: room)
     }
 }
