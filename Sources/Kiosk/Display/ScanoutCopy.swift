@@ -134,6 +134,7 @@ public struct ScanoutCopy {
     }
 
     /// 4x4 blocks transposed in registers; `width` and `height` are multiples of 4.
+    /// Columns come out of two rounds of even/odd lane selection (shuffles), not lane by lane.
     func simd(x: Int, y: Int, width: Int, height: Int) {
         var by = y
         while by < y + height {
@@ -141,14 +142,21 @@ public struct ScanoutCopy {
             var bx = x
             while bx < x + width {
                 let base = UnsafeRawPointer(src + by * ss + bx)
-                let l0 = base.loadUnaligned(as: SIMD4<UInt32>.self)
-                let l1 = (base + ss * 4).loadUnaligned(as: SIMD4<UInt32>.self)
-                let l2 = (base + ss * 8).loadUnaligned(as: SIMD4<UInt32>.self)
-                let l3 = (base + ss * 12).loadUnaligned(as: SIMD4<UInt32>.self)
-                for k in 0..<4 {
-                    let out = clockwise ? SIMD4(l3[k], l2[k], l1[k], l0[k]) : SIMD4(l0[k], l1[k], l2[k], l3[k])
-                    UnsafeMutableRawPointer(dst + panelRow(bx + k) * ds + column).storeBytes(of: out, as: SIMD4<UInt32>.self)
-                }
+                let r0 = base.loadUnaligned(as: SIMD4<UInt32>.self)
+                let r1 = (base + ss * 4).loadUnaligned(as: SIMD4<UInt32>.self)
+                let r2 = (base + ss * 8).loadUnaligned(as: SIMD4<UInt32>.self)
+                let r3 = (base + ss * 12).loadUnaligned(as: SIMD4<UInt32>.self)
+                // Clockwise panel rows read the block bottom-up.
+                let (a, b, c, d) = clockwise ? (r3, r2, r1, r0) : (r0, r1, r2, r3)
+                let ab = SIMD8(lowHalf: a, highHalf: b), cd = SIMD8(lowHalf: c, highHalf: d)
+                let even = SIMD8(lowHalf: ab.evenHalf, highHalf: cd.evenHalf)
+                let odd = SIMD8(lowHalf: ab.oddHalf, highHalf: cd.oddHalf)
+                let step = clockwise ? ds : -ds
+                let first = UnsafeMutableRawPointer(dst + panelRow(bx) * ds + column)
+                first.storeBytes(of: even.evenHalf, as: SIMD4<UInt32>.self)
+                (first + step * 4).storeBytes(of: odd.evenHalf, as: SIMD4<UInt32>.self)
+                (first + step * 8).storeBytes(of: even.oddHalf, as: SIMD4<UInt32>.self)
+                (first + step * 12).storeBytes(of: odd.oddHalf, as: SIMD4<UInt32>.self)
                 bx += 4
             }
             by += 4
