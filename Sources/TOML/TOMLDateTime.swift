@@ -5,6 +5,10 @@ public struct TOMLDateTime: Hashable, Sendable, CustomStringConvertible {
         public var year: Int
         public var month: Int
         public var day: Int
+
+        public init(year: Int, month: Int, day: Int) {
+            (self.year, self.month, self.day) = (year, month, day)
+        }
     }
 
     public struct Time: Hashable, Sendable {
@@ -14,6 +18,10 @@ public struct TOMLDateTime: Hashable, Sendable, CustomStringConvertible {
         public var second: Int
         /// Fraction digits beyond nanoseconds are dropped.
         public var nanosecond: Int
+
+        public init(hour: Int, minute: Int, second: Int, nanosecond: Int = 0) {
+            (self.hour, self.minute, self.second, self.nanosecond) = (hour, minute, second, nanosecond)
+        }
     }
 
     public var date: Date?
