@@ -29,8 +29,7 @@ public final class KioskRuntime {
     let notifier = SystemdNotifier()
     var watcher: ConfigWatcher?
     var router: InputRouter
-    var libinput: LibinputContext?
-    var dials: EvdevDials?
+    var input: InputDevices?
     /// The program that has the display (an `exec` item), if any.
     var execChild: (pid: pid_t, label: String)?
     var spawned: [pid_t: String] = [:]
@@ -117,24 +116,8 @@ public final class KioskRuntime {
     private func startInput() {
         let config = app.config
         let mode = display.output.mode
-        do {
-            let li = try LibinputContext(seat: config.input.seat, panelWidth: Double(mode.width), panelHeight: Double(mode.height),
-                                         calibration: config.input.calibration?.map { Float($0) })
-            try loop.watch(li.fd) { [unowned self, unowned li] in
-                for e in li.dispatch() { self.handle(e) }
-            }
-            for e in li.dispatch() { handle(e) }
-            libinput = li
-        } catch {
-            Log.warning("no touch, wheel or key input: \(error)")
-        }
-        do {
-            let d = try EvdevDials { [unowned self] e in self.handle(e) }
-            try d.attach(to: loop)
-            dials = d
-        } catch {
-            Log.warning("dials will not be read: \(error)")
-        }
+        input = InputDevices(seat: config.input.seat, panelWidth: Double(mode.width), panelHeight: Double(mode.height),
+                             calibration: config.input.calibration?.map { Float($0) }, loop: loop) { [unowned self] e in self.handle(e) }
     }
 
     private func handle(_ event: RawInputEvent) {
@@ -220,7 +203,7 @@ public final class KioskRuntime {
         case .exec(let command, let label):
             // Hand over: stop drawing, drop master, stop reading input, then start the program.
             display.suspend()
-            libinput?.suspend()
+            input?.suspend()
             do {
                 let pid = try ProcessLauncher.start(command)
                 execChild = (pid, label)
@@ -243,7 +226,7 @@ public final class KioskRuntime {
     }
 
     private func takeBack() {
-        libinput?.resume()
+        input?.resume()
         display.resume()
     }
 

@@ -45,8 +45,7 @@ public final class DemoRunner {
     let stepTimer: TimerSource
     var menu: ArcMenuController
     var router: InputRouter
-    var libinput: LibinputContext?
-    var dials: EvdevDials?
+    var input: InputDevices?
     /// Self-scrolling until the first input.
     var autoScroll: Bool
     let start: Double
@@ -109,7 +108,7 @@ public final class DemoRunner {
             self.frame(full: false)
         }
         if options.motion == .steps { stepTimer.arm(after: 1, interval: 1) }
-        try startInput()
+        startInput()
         frame(full: true)
         try loop.run()
         let gaps = display.output.vblankGaps.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
@@ -122,28 +121,11 @@ public final class DemoRunner {
         return 0
     }
 
-    private func startInput() throws {
+    private func startInput() {
         guard let seat = options.seat else { return }
         let mode = display.output.mode
-        do {
-            let li = try LibinputContext(seat: seat, panelWidth: Double(mode.width), panelHeight: Double(mode.height),
-                                         calibration: options.calibration)
-            try loop.watch(li.fd) { [unowned self, unowned li] in
-                for e in li.dispatch() { self.handle(e) }
-            }
-            // Devices already present are announced by the first dispatch.
-            for e in li.dispatch() { handle(e) }
-            libinput = li
-        } catch {
-            Log.warning("no touch, wheel or key input: \(error)")
-        }
-        do {
-            let d = try EvdevDials { [unowned self] e in self.handle(e) }
-            try d.attach(to: loop)
-            dials = d
-        } catch {
-            Log.warning("dials will not be read: \(error)")
-        }
+        input = InputDevices(seat: seat, panelWidth: Double(mode.width), panelHeight: Double(mode.height),
+                             calibration: options.calibration, loop: loop) { [unowned self] e in self.handle(e) }
     }
 
     func handle(_ event: RawInputEvent) {
