@@ -58,7 +58,7 @@ public final class KioskRuntime {
         var watched = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGCHLD]
         if let s = display.terminalSignal { watched.append(s) }
         #if KIOSK_TEST_HOOKS
-        watched.append(SIGUSR2)  // test-only hang hook, see signalsArrived()
+        watched.append(SIGURG)  // test-only hang hook, see signalsArrived() (SIGUSR2 is the VT's)
         #endif
         signals = try SignalSource(watched)
         reloadTimer = try TimerSource()
@@ -283,10 +283,10 @@ public final class KioskRuntime {
             case display.terminalSignal:
                 display.handleTerminalSignal()
             #if KIOSK_TEST_HOOKS
-            case SIGUSR2:
+            case SIGURG:
                 // Test-only (built with -DKIOSK_TEST_HOOKS, never in release builds): the event loop
                 // hangs, so WATCHDOG=1 stops and systemd's watchdog has to kill and restart the kiosk.
-                Log.warning("test hook: SIGUSR2, hanging the event loop")
+                Log.warning("test hook: SIGURG, hanging the event loop")
                 while true { sleep(1) }
             #endif
             default:

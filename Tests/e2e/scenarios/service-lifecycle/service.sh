@@ -9,16 +9,20 @@ service_install() {
 }
 # service_boot: what a boot does once the unit is enabled: multi-user.target pulls it in.
 service_boot() {
-    systemctl start --no-block multi-user.target
-    service_wait_ready 90
+    timeout 30 systemctl start --no-block multi-user.target || e2e_log "systemctl start multi-user.target: exit $?"
+    service_wait_ready 90 || { systemctl list-jobs --no-pager > /results/jobs-at-boot.txt 2>&1; return 1; }
 }
 # service_wait_ready SECONDS [NOT_PID]: the service is active (READY=1 came) with a main PID
 # other than NOT_PID.
 service_wait_ready() {
-    e2e_wait_for "$1" sh -c '[ "$(systemctl show -p ActiveState --value kiosk.service)" = active ] &&
-        p=$(systemctl show -p MainPID --value kiosk.service) && [ "$p" != 0 ] && [ "$p" != "'"${2:-0}"'" ]'
+    _deadline=$(( $(date +%s) + $1 ))
+    until [ "$(timeout 5 systemctl show -p ActiveState --value kiosk.service)" = active ] &&
+          _p=$(timeout 5 systemctl show -p MainPID --value kiosk.service) && [ "$_p" != 0 ] && [ "$_p" != "${2:-0}" ]; do
+        [ "$(date +%s)" -lt "$_deadline" ] || { e2e_log "kiosk.service not ready (new main PID) within $1 s"; return 1; }
+        sleep 0.1
+    done
 }
-main_pid() { systemctl show -p MainPID --value kiosk.service; }
+main_pid() { timeout 5 systemctl show -p MainPID --value kiosk.service; }
 status() { cat /run/kiosk/status.json 2>/dev/null; }
 # status_number KEY: a number from the status file.
 status_number() { status | sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p"; }

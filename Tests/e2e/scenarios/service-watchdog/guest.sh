@@ -1,11 +1,13 @@
 # e2e-mode: systemd
 # e2e-timeout: 300
 # e2e-needs: kiosk
-# Run with a kiosk built with -DKIOSK_TEST_HOOKS (see BENCHMARKS.md, "Service"): SIGUSR2 hangs
+# Run with a kiosk built with -DKIOSK_TEST_HOOKS (see BENCHMARKS.md, "Service"): SIGURG hangs
 # its event loop, WATCHDOG=1 stops, systemd's watchdog kills it and Restart=always brings the
 # menu back in a new process.
 . /scenario/service.sh
 
+sleep 3
+systemctl is-active getty@tty1.service > getty-before.txt 2>&1
 service_install
 service_boot || e2e_log "kiosk.service did not become active"
 e2e_wait_for 30 grep -q '"screen": "main"' /run/kiosk/status.json || e2e_log "no status file"
@@ -15,7 +17,7 @@ systemctl show -p WatchdogUSec --value kiosk.service > watchdog-usec.txt
 sleep 10
 main_pid > pid-healthy.txt
 start=$(now_ms)
-systemctl kill -s USR2 --kill-who=main kiosk.service
+systemctl kill -s URG --kill-who=main kiosk.service
 service_wait_ready 60 "$pid"
 echo $(( $(now_ms) - start )) > hang-to-ready-ms.txt
 main_pid > pid-after.txt
