@@ -305,3 +305,21 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
     }
 }
+
+extension AppTests {
+    /// A display of another size: the same screens and selection, laid out for the new size.
+    @Test func anotherDisplaySizeKeepsScreensAndSelection() throws {
+        let sandbox = Sandbox()
+        let (app, _) = try Self.makeApp(sandbox)
+        var frame = try PixelBuffer(width: 800, height: 480)
+        var now = 0.0
+        app.handle(.command(.next, count: 2), now: now)
+        Self.run(app, frame, from: &now, seconds: 1)
+        try app.resize(width: 480, height: 800)
+        frame = try PixelBuffer(width: 480, height: 800)
+        Self.run(app, frame, from: &now, seconds: 0.2)
+        #expect((app.width, app.height) == (480, 800))
+        #expect(app.screenNames == ["main"])
+        #expect(app.currentScreen.selectedIndex == 2)
+    }
+}

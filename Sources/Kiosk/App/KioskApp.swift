@@ -22,8 +22,8 @@ public final class KioskApp {
     /// False while running a rescue config or after an invalid reload kept the last good one.
     public private(set) var configValid: Bool
     public private(set) var configProblems: [ConfigProblem]
-    public let width: Int
-    public let height: Int
+    public private(set) var width: Int
+    public private(set) var height: Int
     private var resources: ScreenResources
     private(set) var stack: [MenuScreen] = []
     private var banner: (text: String, until: Double)?
@@ -229,23 +229,8 @@ public final class KioskApp {
             return false
         }
         do {
-            let newResources = try ScreenResources(theme: new.theme, width: width, height: height)
-            var newStack: [MenuScreen] = []
-            let old = stack
-            let homeName = new.screen(named: new.home)?.name ?? new.screens.first?.name
-            guard let homeConfig = homeName.flatMap(new.screen(named:)) else { throw KioskAppError.noScreens }
-            newStack.append(try ScreenFactory.make(homeConfig, resources: newResources, showsBack: false))
-            // The screens above home that still exist, in order, up to the first that does not.
-            for screen in old.dropFirst() {
-                guard let c = new.screen(named: screen.config.name) else { break }
-                newStack.append(try ScreenFactory.make(c, resources: newResources, showsBack: true))
-            }
-            for (i, screen) in newStack.enumerated() where i < old.count && old[i].config.name == screen.config.name {
-                screen.select(Self.keptSelection(old: old[i], new: screen))
-            }
+            (resources, stack) = try rebuild(config: new, width: width, height: height)
             config = new
-            resources = newResources
-            stack = newStack
             generation += 1
             configValid = true
             configProblems = check.problems
@@ -257,6 +242,34 @@ public final class KioskApp {
             showBanner("Config not applied: \(error)", now: now)
             return false
         }
+    }
+
+    /// A display of another size was connected: lay every open screen out again for it,
+    /// keeping the screens and their selections.
+    public func resize(width: Int, height: Int) throws {
+        guard width != self.width || height != self.height else { return }
+        (resources, stack) = try rebuild(config: config, width: width, height: height)
+        (self.width, self.height) = (width, height)
+        fullFrameNeeded = true
+    }
+
+    /// The screens of `config` at a size, replacing the open ones: home, then the open screens
+    /// that still exist (up to the first that does not), each keeping its selection where the
+    /// selected item is still there.
+    private func rebuild(config new: KioskConfig, width: Int, height: Int) throws -> (ScreenResources, [MenuScreen]) {
+        let newResources = try ScreenResources(theme: new.theme, width: width, height: height)
+        let old = stack
+        let homeName = new.screen(named: new.home)?.name ?? new.screens.first?.name
+        guard let homeConfig = homeName.flatMap(new.screen(named:)) else { throw KioskAppError.noScreens }
+        var newStack: [MenuScreen] = [try ScreenFactory.make(homeConfig, resources: newResources, showsBack: false)]
+        for screen in old.dropFirst() {
+            guard let c = new.screen(named: screen.config.name) else { break }
+            newStack.append(try ScreenFactory.make(c, resources: newResources, showsBack: true))
+        }
+        for (i, screen) in newStack.enumerated() where i < old.count && old[i].config.name == screen.config.name {
+            screen.select(Self.keptSelection(old: old[i], new: screen))
+        }
+        return (newResources, newStack)
     }
 
     /// The selected item's new index: the same label if it is still there, else the same position (clamped).

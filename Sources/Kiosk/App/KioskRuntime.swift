@@ -157,10 +157,19 @@ public final class KioskRuntime {
 
     private func displayReturned(width: Int, height: Int) {
         if width != app.width || height != app.height {
-            // A different display: a restart of the app on the new size keeps things simple and correct.
-            Log.warning("display size changed to \(width)x\(height); drawing at the old size until restart")
+            do {
+                try app.resize(width: width, height: height)
+                shadow = try PixelBuffer(width: width, height: height)
+                let mode = display.output.mode
+                router.setPanel(rotation: app.config.display.rotation, width: Double(mode.width), height: Double(mode.height))
+                input?.libinput?.panelWidth = Double(mode.width)
+                input?.libinput?.panelHeight = Double(mode.height)
+                Log.info("menu laid out again for \(width)x\(height)")
+            } catch {
+                Log.error("cannot draw at \(width)x\(height): \(error)")
+                return
+            }
         }
-        app.showBanner("", now: MonotonicClock.now(), seconds: 0)
         frame()
     }
 
