@@ -42,11 +42,7 @@ public final class ArcScreen: MenuScreen {
     public func select(_ index: Int) { controller.jump(toItem: index) }
 
     public func handle(_ input: MenuInput, now: Double) {
-        if showsBack, case .gesture(.tap(let p, _)) = input, resources.backButton.contains(p) {
-            controller.handle(.command(.back, count: 1), now: now)
-            return
-        }
-        controller.handle(input, now: now)
+        controller.handle(resources.routingBackButton(input, shown: showsBack), now: now)
     }
 
     /// Where rows can be: the whole sweep of the ellipse band, from the apex's inner side outwards.

@@ -47,11 +47,7 @@ public final class DialScreen: MenuScreen {
     public func select(_ index: Int) { controller.jump(toItem: index) }
 
     public func handle(_ input: MenuInput, now: Double) {
-        if showsBack, case .gesture(.tap(let p, _)) = input, resources.backButton.contains(p) {
-            controller.handle(.command(.back, count: 1), now: now)
-            return
-        }
-        controller.handle(input, now: now)
+        controller.handle(resources.routingBackButton(input, shown: showsBack), now: now)
     }
 
     /// The part of the screen a frame redraws: the dial's bounding square.

@@ -54,11 +54,7 @@ public final class ListScreen: MenuScreen {
     public func select(_ index: Int) { controller.jump(toItem: index) }
 
     public func handle(_ input: MenuInput, now: Double) {
-        if showsBack, case .gesture(.tap(let p, _)) = input, resources.backButton.contains(p) {
-            controller.handle(.command(.back, count: 1), now: now)
-            return
-        }
-        controller.handle(input, now: now)
+        controller.handle(resources.routingBackButton(input, shown: showsBack), now: now)
     }
 
     /// The scrolled content area below the header: what a frame redraws.

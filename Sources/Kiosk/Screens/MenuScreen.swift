@@ -60,6 +60,12 @@ public final class ScreenResources {
         return Rect(x: h * 0.3, y: (headerHeight - h) / 2, width: h * 2.6, height: h)
     }
 
+    /// A tap on the back button (when shown) means "back", whatever lies under it.
+    public func routingBackButton(_ input: MenuInput, shown: Bool) -> MenuInput {
+        if shown, case .gesture(.tap(let p, _)) = input, backButton.contains(p) { return .command(.back, count: 1) }
+        return input
+    }
+
     /// Draws the background, the title and, if `showsBack`, the back button: the static part of a screen.
     public func drawChrome(into target: PixelBuffer, background: BackgroundConfig, title: String?, showsBack: Bool) {
         let canvas = Canvas(target)
