@@ -11,7 +11,9 @@ service_boot || e2e_log "kiosk.service did not become active"
 e2e_wait_for 30 grep -q '"screen": "main"' /run/kiosk/status.json || e2e_log "no status file"
 sleep 3
 pid=$(main_pid); echo "$pid" > pid.txt
-record() { echo "$1 pid=$(main_pid) fds=$(fd_count "$pid") rss_kib=$(rss_kib "$pid") generation=$(status_number generation)" >> soak.txt; }
+record() {
+    echo "$1 pid=$(main_pid) fds=$(fd_count "$pid") rss_kib=$(rss_kib "$pid") rss_anon_kib=$(awk '/^RssAnon:/ { print $2 }' "/proc/$pid/status") generation=$(status_number generation)" >> soak.txt
+}
 record start
 
 # 100 rapid replacements, each a different text (rename over the old file, as a fleet does).
@@ -24,15 +26,18 @@ done
 e2e_wait_for 20 grep -q '"selected_label": "Media 100"' /run/kiosk/status.json
 sleep 3
 record after-100-configs
-# The same again: growth that repeats per batch is a leak, a one-off is warm-up.
-i=101
-while [ $i -le 200 ]; do
-    replace_config "s/^label = \"Media\"/label = \"Media $i\"/"
-    sleep 0.05
-    i=$((i + 1))
+# Two more batches: growth that repeats per batch is a leak, a one-off is warm-up.
+for batch in 2 3; do
+    i=$(( (batch - 1) * 100 + 1 ))
+    while [ $i -le $((batch * 100)) ]; do
+        replace_config "s/^label = \"Media\"/label = \"Media $i\"/"
+        sleep 0.05
+        i=$((i + 1))
+    done
+    e2e_wait_for 20 grep -q "\"selected_label\": \"Media $((batch * 100))\"" /run/kiosk/status.json
+    sleep 3
+    record "after-$((batch * 100))-configs"
 done
-sleep 3
-record after-200-configs
 
 e2e_uinput_start
 i=1
