@@ -35,8 +35,19 @@ public final class KioskRuntime {
     var spawned: [pid_t: String] = [:]
     var firstFrameShown = false
 
+    /// TERM/INT stop, HUP reloads, USR1 takes a screenshot, USR2 is the VT's switch signal, CHLD reaps.
+    static var handledSignals: [Int32] {
+        var signals = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2, SIGCHLD]
+        #if KIOSK_TEST_HOOKS
+        signals.append(SIGURG)  // test-only hang hook, see signalsArrived()
+        #endif
+        return signals
+    }
+
     public init(options: Options) throws {
         self.options = options
+        // First of all: a signal that arrives during start-up must be queued, not kill us.
+        signals = try SignalSource(Self.handledSignals)
         checker = ConfigChecker(path: options.configPath)
         let check = checker.check()
         var config: KioskConfig
@@ -55,12 +66,6 @@ public final class KioskRuntime {
                            width: display.logicalWidth, height: display.logicalHeight, now: now)
         shadow = try PixelBuffer(width: display.logicalWidth, height: display.logicalHeight)
         loop = try EventLoop()
-        var watched = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGCHLD]
-        if let s = display.terminalSignal { watched.append(s) }
-        #if KIOSK_TEST_HOOKS
-        watched.append(SIGURG)  // test-only hang hook, see signalsArrived() (SIGUSR2 is the VT's)
-        #endif
-        signals = try SignalSource(watched)
         reloadTimer = try TimerSource()
         idleTimer = try TimerSource()
         watchdogTimer = try TimerSource()

@@ -61,12 +61,11 @@ public final class DemoRunner {
 
     public init(options: DemoOptions) throws {
         self.options = options
+        // First of all: a signal that arrives while the display is set up must be queued, not kill us.
+        signals = try SignalSource([SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2])
         display = try DisplaySession(request: options.display, rotation: options.rotation, terminalPath: options.terminal)
         (scene, shadow) = try Self.makeScene(width: display.logicalWidth, height: display.logicalHeight, options: options)
         loop = try EventLoop()
-        var watched = [SIGTERM, SIGINT, SIGHUP, SIGUSR1]
-        if let s = display.terminalSignal { watched.append(s) }
-        signals = try SignalSource(watched)
         stepTimer = try TimerSource()
         start = MonotonicClock.now()
         autoScroll = options.motion == .auto
