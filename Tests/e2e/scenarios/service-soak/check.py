@@ -12,6 +12,8 @@ def check(r):
     for name, row in rows.items():
         r.expect(row["pid"] == pid, f"{name}: main PID {row['pid']}, was {pid}")
         r.note(f"{name}: fds {row['fds']}, VmRSS {row['rss_kib']} KiB, generation {row['generation']}")
+    r.expect(r.text("input-cycles-seen.txt").strip() == "50",
+             f"the kiosk opened the touchscreen in only {r.text('input-cycles-seen.txt').strip()} of 50 plug-ins")
     r.expect(int(r.text("restarts.txt")) == 0, "the service was restarted during the soak")
     first, last = rows["start"], rows["after-20-display-cycles"]
     r.expect(last["fds"] <= first["fds"], f"open fds grew from {first['fds']} to {last['fds']}")

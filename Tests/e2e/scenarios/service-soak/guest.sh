@@ -40,14 +40,19 @@ for batch in 2 3; do
 done
 
 e2e_uinput_start
-i=1
+# Each cycle waits until the kiosk holds the new event node open (libinput took the device),
+# then unplugs it and waits until the kiosk has closed it.
+holds() { ls -l "/proc/$pid/fd" 2>/dev/null | grep -q " $1\$"; }
+i=1; seen=0
 while [ $i -le 50 ]; do
     ui add touch t
-    udevadm settle
+    node=$(e2e_event_node "kiosk-e2e touch t")
+    if e2e_wait_for 15 holds "$node"; then seen=$((seen + 1)); fi
     ui del t
-    udevadm settle
+    e2e_wait_for 15 sh -c "! ls -l /proc/$pid/fd | grep -q ' $node\$'" || e2e_log "the kiosk still holds $node after the unplug"
     i=$((i + 1))
 done
+echo "$seen" > input-cycles-seen.txt
 sleep 3
 record after-50-input-cycles
 
