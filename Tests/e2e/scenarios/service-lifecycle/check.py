@@ -65,3 +65,10 @@ def check(r):
     if m:
         r.note(f"systemd-analyze security kiosk.service (in the guest): {m.group(1)}")
         r.expect(float(m.group(1)) <= 2.0, f"exposure {m.group(1)} above 2.0")
+
+    r.expect_rc("uninstall", 0)
+    after = r.text("after-uninstall.txt")
+    r.expect("cannot access '/usr/local/bin/kiosk'" in after and "cannot access '/usr/local/lib/systemd/system/kiosk.service'" in after,
+             f"uninstall left the binary or the unit:\n{after}")
+    r.expect("no user kiosk" in after, f"uninstall left the user:\n{after}")
+    r.expect("\n/etc/kiosk/kiosk.toml\n" in "\n" + after, f"uninstall removed the config:\n{after}")

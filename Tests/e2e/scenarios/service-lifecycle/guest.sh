@@ -71,3 +71,9 @@ systemctl show -p ActiveState -p Result -p ExecMainStatus kiosk.service > stoppe
 systemctl is-active getty@tty1.service > getty-stopped.txt 2>&1
 service_journal -u kiosk.service
 journalctl -b --no-pager -u kiosk.service -o json --output-fields=PRIORITY,MESSAGE,_PID > journal-kiosk.json 2>&1
+
+# Uninstall: service gone, user gone, config kept.
+umount /etc/kiosk/kiosk.toml
+e2e_run uninstall /scenario/scripts/uninstall
+{ ls /usr/local/bin/kiosk /usr/local/lib/systemd/system/kiosk.service /etc/kiosk/kiosk.toml 2>&1
+  systemctl is-enabled kiosk.service 2>&1; getent passwd kiosk || echo "no user kiosk"; } > after-uninstall.txt
