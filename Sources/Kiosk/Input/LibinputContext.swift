@@ -26,7 +26,8 @@ public final class LibinputContext {
             }
             let e = errno
             if reported.insert(path).inserted {
-                Log.warning("cannot open input device \(path): \(SystemError("open", errno: e)) (is the user in the `input` group?)")
+                let hint = e == EACCES || e == EPERM ? " (is the user in the `input` group?)" : ""
+                Log.warning("cannot open input device \(path): \(SystemError("open", errno: e))\(hint)")
             }
             return -e
         }
