@@ -323,3 +323,18 @@ extension AppTests {
         #expect(app.currentScreen.selectedIndex == 2)
     }
 }
+
+/// A horizontal arc (bottom edge) draws its rows as portrait tiles: icon over a label fitted to the width.
+@Suite struct PortraitTileTests {
+    @Test func bottomEdgeArcDrawsFittedTiles() throws {
+        let icon = "\(GoldenImage.directory)/../../../systemd/icons/settings.png"
+        let items = ["Log", "Wait a moment longer", "Back"].map { MenuItem(label: $0, icon: icon, action: .back) }
+        let config = ScreenConfig(name: "tools", title: "Tools",
+                                  layout: .arc(ArcStyle(edge: .bottom, radiusRatio: 0.5, rowsVisible: 5, rowLength: 0.3)),
+                                  sections: [MenuSection(items: items)])
+        let screen = try ArcScreen(config: config, style: ArcStyle(edge: .bottom, radiusRatio: 0.5, rowsVisible: 5, rowLength: 0.3),
+                                   resources: try ScreenFixtures.resources(), showsBack: false)
+        let frame = try ScreenFixtures.frame(of: screen)
+        try GoldenImage.expectMatches(frame, "arc-bottom-tiles-800x480")
+    }
+}
