@@ -154,8 +154,6 @@ public final class DRMCard {
     public func setMaster() throws(SystemError) {
         try checkingNegativeErrno("drmSetMaster") { drmSetMaster(fd) }
     }
-
-    public var isMaster: Bool { drmIsMaster(fd) != 0 }
 }
 
 extension UInt32 {

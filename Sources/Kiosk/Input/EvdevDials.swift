@@ -35,7 +35,6 @@ public final class EvdevDials {
         for node in Self.eventNodes() { consider(node) }
     }
 
-    public var openDials: [String] { dials.keys.sorted() }
 
     private func udevEvents() {
         for e in monitor.drain() {

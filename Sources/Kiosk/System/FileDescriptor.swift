@@ -27,8 +27,4 @@ public final class OwnedDescriptor {
         }
     }
 
-    public func setNonBlocking() throws(SystemError) {
-        let flags = try retryingInterrupts("fcntl(F_GETFL)") { fcntl(rawValue, F_GETFL) }
-        try retryingInterrupts("fcntl(F_SETFL)") { fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
-    }
 }
