@@ -20,11 +20,11 @@ final class CoverageRasterizer {
     /// Leftmost and rightmost touched cell of each row, so that untouched stretches are never scanned.
     @usableFromInline var rowMin = Scratch<Int32>()
     @usableFromInline var rowMax = Scratch<Int32>()
-    /// One bit per group of 16 cells per row: set when an edge wrote into the group.
+    /// One bit per group of 4 cells per row: set when an edge wrote into the group.
     /// Untouched groups hold zeros, so the sweep fills them as one constant-coverage span.
     @usableFromInline var touchedGroups = Scratch<UInt64>()
     @usableFromInline var wordsPerRow = 0
-    @usableFromInline static let groupShift = 4
+    @usableFromInline static let groupShift = 2
     @usableFromInline var width = 0
     @usableFromInline var height = 0
     @usableFromInline var stride = 0
@@ -83,7 +83,7 @@ final class CoverageRasterizer {
     @inlinable func sweep(rule: FillRule,
                           partial: (Int, Int, UnsafePointer<UInt8>, Int) -> Void,
                           constant: (Int, Int, Int, UInt32) -> Void) {
-        let shift = Self.groupShift, groupCells = 1 << shift
+        let shift = Self.groupShift
         do {
             do {
                 do {
@@ -122,13 +122,16 @@ final class CoverageRasterizer {
                                     x += 1
                                 }
                             } else {
-                                // Untouched groups: constant coverage up to the next touched group.
-                                var runEnd = groupEnd
-                                while runEnd <= end {
-                                    let h = runEnd >> shift
-                                    if rowBits[h >> 6] & (1 << UInt64(h & 63)) != 0 { break }
-                                    runEnd = Swift.min(runEnd + groupCells, end + 1)
+                                // Untouched groups: constant coverage up to the next touched group,
+                                // found a word of the bitmap at a time.
+                                let lastGroup = end >> shift
+                                var h = g + 1
+                                while h <= lastGroup {
+                                    let word = rowBits[h >> 6] >> UInt64(h & 63)
+                                    if word != 0 { h += word.trailingZeroBitCount; break }
+                                    h = (h | 63) + 1
                                 }
+                                let runEnd = Swift.min(h << shift, end + 1)
                                 if pendingCount > 0 { partial(row, pendingStart, UnsafePointer(cov), pendingCount) }
                                 let c = UInt32(toByte(sum))
                                 if c != 0 { constant(row, x, runEnd - x, c) }
