@@ -79,14 +79,17 @@ e2e_uinput_start() {
 }
 # e2e_uinput_stop: removes all its devices and waits for it to exit (uinput.rc).
 e2e_uinput_stop() {
-    echo quit > "$E2E_UI_FIFO"
+    timeout 10 sh -c 'echo quit > "$1"' quit "$E2E_UI_FIFO"
     e2e_wait_exit uinput 10
 }
 _ui_seq=0
 ui() {
     [ "$1" = quit ] && { e2e_uinput_stop; return; }
     _ui_seq=$((_ui_seq + 1)); _m=/run/kiosk-uinput.mark.$_ui_seq
-    echo "$*" > "$E2E_UI_FIFO"; echo "mark $_m" > "$E2E_UI_FIFO"
+    # Opening the FIFO blocks until kiosk-uinput has it open: never for ever.
+    e2e_alive uinput || { e2e_log "ui: kiosk-uinput is not running ($(cat /results/uinput.err 2>/dev/null))"; return 1; }
+    timeout 10 sh -c 'printf "%s\nmark %s\n" "$1" "$2" > "$3"' ui "$*" "$_m" "$E2E_UI_FIFO" ||
+        { e2e_log "ui: could not hand '$*' to kiosk-uinput within 10 s"; return 1; }
     e2e_wait_for 60 test -e "$_m" || { e2e_log "ui: '$*' not done"; return 1; }
 }
 

@@ -84,6 +84,8 @@ def payload(out, scenario, files, env, init=GUEST / "init", with_libraries=True)
     put(root, init, "/init", mode=0o755)
     put(root, GUEST / "lib.sh", "/e2e/lib.sh")
     put(root, GUEST / "run-scenario", "/e2e/run-scenario", mode=0o755)
+    put(root, GUEST / "agent", "/e2e/agent", mode=0o755)
+    put(root, GUEST / "diagnose", "/e2e/diagnose", mode=0o755)
     shutil.copytree(scenario.dir, root / "scenario")
     for f in files:
         if with_libraries:

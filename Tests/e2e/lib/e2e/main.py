@@ -74,11 +74,24 @@ def guest_verdict(serial, boot):
     for line in serial.splitlines():
         if line.startswith("KIOSK-E2E: FATAL"):
             return "guest setup failed: " + line[len("KIOSK-E2E: FATAL "):]
-    if boot.timed_out:
-        return f"guest timed out after {boot.elapsed:.0f}s (killed by the host)"
+    if boot.stopped:
+        return boot.stopped
     if "KIOSK-E2E: DONE" not in serial:
         return "guest stopped before finishing (no 'KIOSK-E2E: DONE' on the serial console)"
     return None
+
+
+def summarize_diagnosis(text, limit=40):
+    """The telling parts of diagnosis.txt: blocked processes, the scenario's tree, PID 1, jobs."""
+    keep, on = [], False
+    for line in text.splitlines():
+        if line.startswith("### "):
+            on = any(w in line for w in ("waiting in the kernel", "scenario's processes", "PID 1", "systemd jobs"))
+        if on and line.strip():
+            keep.append(line)
+    if not keep:
+        keep = text.splitlines()
+    return "\n".join(keep[:limit]) + ("\n..." if len(keep) > limit else "")
 
 
 class Guest:
@@ -124,13 +137,19 @@ def run_scenario(sc, args, guest, payload_files, results_root):
             with open(part, "rb") as src:
                 shutil.copyfileobj(src, f)
     boot = qemu.run(guest.kern / "vmlinux", initrd, run_dir, timeout=sc.timeout * args.timeout_scale,
-                    memory_mb=sc.memory, disks=disks, verbose=args.verbose)
+                    memory_mb=sc.memory, disks=disks, verbose=args.verbose,
+                    silence=sc.silence * args.timeout_scale)
     shutil.move(str(run_dir / "serial.log"), out / "serial.log")
+    if (run_dir / "diagnosis.txt").exists():
+        shutil.move(str(run_dir / "diagnosis.txt"), out / "diagnosis.txt")
     got = qemu.extract_results(run_dir, out / "files")
     shutil.rmtree(run_dir)
     failures = []
     why = guest_verdict(boot.serial, boot)
     if why:
+        if boot.stopped:
+            why += f"\nwhat the guest was doing (from its agent; full: {out / 'diagnosis.txt'}):\n"
+            why += summarize_diagnosis(boot.diagnosis)
         return [why], boot.serial
     if not got:
         return ["the guest returned no results (results disk empty)"], boot.serial

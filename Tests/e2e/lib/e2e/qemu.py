@@ -1,9 +1,16 @@
 """Running one guest: qemu with a results disk, the serial console captured to a file,
-and a host-side timeout (qemu exits 0 on any poweroff, so the log tells what happened)."""
+and host-side limits (qemu exits 0 on any poweroff, so the log tells what happened).
+
+A stalled guest is caught two ways: the scenario's whole-boot timeout, and a silence limit
+(no new serial output for that long). Either way the host first asks the guest what it is
+doing over the agent channel (a virtio serial port served by guest/agent, independent of the
+serial console and of systemd) and keeps the answers in diagnosis.txt, then kills qemu."""
 import os
+import socket
 import subprocess
 import sys
 import tarfile
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -28,34 +35,112 @@ def accel_args(name):
 
 
 class Boot:
-    """Outcome of a boot: elapsed seconds, whether the host killed it, the serial text."""
+    """Outcome of a boot: elapsed seconds, why the host killed it (None if it did not), the
+    serial text, and the agent's answers when the host had to step in."""
 
-    def __init__(self, elapsed, timed_out, serial):
-        self.elapsed, self.timed_out, self.serial = elapsed, timed_out, serial
+    def __init__(self, elapsed, stopped, serial, diagnosis=""):
+        self.elapsed, self.stopped, self.serial, self.diagnosis = elapsed, stopped, serial, diagnosis
+
+    @property
+    def timed_out(self):
+        return self.stopped is not None
 
 
-def run(kernel, initrd, run_dir, timeout, memory_mb=1024, append="", disks=(), verbose=False):
+def agent_socket_path(run_dir):
+    """A unix socket path short enough for sun_path (108 bytes), preferably in run_dir."""
+    p = run_dir / "agent.sock"
+    if len(str(p)) < 100:
+        return p
+    return Path(tempfile.mkdtemp(prefix="kiosk-e2e-")) / "agent.sock"
+
+
+class Agent:
+    """The host end of guest/agent: one command line out, its output back until the END line."""
+
+    def __init__(self, path):
+        self.path, self.sock, self.buf = path, None, b""
+
+    def connect(self):
+        if self.sock is None and self.path.exists():
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                s.connect(str(self.path))
+                self.sock = s
+            except OSError:
+                s.close()
+        return self.sock is not None
+
+    def ask(self, command, timeout=30):
+        if not self.connect():
+            return None
+        self.sock.settimeout(1)
+        try:
+            self.sock.sendall(command.encode() + b"\n")
+        except OSError as e:
+            return f"(agent: {e})"
+        end = time.monotonic() + timeout
+        marker = b"KIOSK-E2E-AGENT-END "
+        while time.monotonic() < end:
+            i = self.buf.find(marker)
+            if i >= 0 and b"\n" in self.buf[i:]:
+                j = self.buf.index(b"\n", i)
+                out, status, self.buf = self.buf[:i], self.buf[i + len(marker):j], self.buf[j + 1:]
+                text = out.decode("utf-8", "replace").replace("\r\n", "\n")
+                return text + ("" if status == b"0" else f"(exit {status.decode()})\n")
+            try:
+                chunk = self.sock.recv(65536)
+            except socket.timeout:
+                continue
+            except OSError as e:
+                return f"(agent: {e})"
+            if not chunk:
+                return "(agent: connection closed)"
+            self.buf += chunk
+        return None
+
+    def close(self):
+        if self.sock is not None:
+            self.sock.close()
+
+
+def diagnose(agent):
+    """The guest's state from the agent, as text (says so if the agent does not answer)."""
+    if agent.ask("echo agent-ok", timeout=15) is None:
+        return "the guest's agent did not answer (guest kernel hung, or the agent never started)\n"
+    answer = agent.ask("/e2e/diagnose", timeout=70)
+    return answer if answer is not None else "(the agent started /e2e/diagnose but it did not finish within 70 s)\n"
+
+
+def run(kernel, initrd, run_dir, timeout, memory_mb=1024, append="", disks=(), verbose=False, silence=None):
     """Boots kernel+initrd with run_dir/results.img as the first virtio disk (/dev/vda), then
-    disks (/dev/vdb...) as snapshots: the guest may write them, the files never change."""
+    disks (/dev/vdb...) as snapshots: the guest may write them, the files never change.
+    Stops the guest after timeout seconds, or after silence seconds without serial output."""
     results_img = run_dir / "results.img"
     with open(results_img, "wb") as f:
         f.truncate(RESULTS_DISK_MB << 20)
     serial_log = run_dir / "serial.log"
+    agent_path = agent_socket_path(run_dir)
     mode = accel()
     cmd = ["qemu-system-x86_64", *accel_args(mode), "-M", "pc", "-m", str(memory_mb), "-smp", "2",
            "-display", "none", "-no-reboot", "-vga", "none", "-nic", "none", "-monitor", "none",
            "-serial", "stdio", "-kernel", str(kernel), "-initrd", str(initrd),
            "-drive", f"file={results_img},format=raw,if=virtio,cache=unsafe",
+           "-device", "virtio-serial-pci,id=e2eser",
+           "-chardev", f"socket,id=e2eagent,path={agent_path},server=on,wait=off",
+           "-device", "virtserialport,bus=e2eser.0,chardev=e2eagent,name=kiosk-e2e.agent",
            "-append", f"console=ttyS0 panic=-1 loglevel=4 {append}".strip()]
     for d in disks:
         cmd += ["-drive", f"file={d},format=raw,if=virtio,snapshot=on"]
     (run_dir / "qemu-command.txt").write_text(" ".join(cmd) + "\n")
     t0 = time.monotonic()
+    last_output = [t0]
+    agent = Agent(agent_path)
     with open(serial_log, "wb") as log:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 
         def pump():  # to the log file as it comes, so a killed guest still leaves its log
             for chunk in iter(lambda: proc.stdout.read1(4096), b""):
+                last_output[0] = time.monotonic()
                 log.write(chunk)
                 log.flush()
                 if verbose:
@@ -64,22 +149,36 @@ def run(kernel, initrd, run_dir, timeout, memory_mb=1024, append="", disks=(), v
 
         reader = threading.Thread(target=pump, daemon=True)
         reader.start()
-        timed_out = False
+        stopped, diagnosis = None, ""
         try:
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            proc.kill()
+            while proc.poll() is None:
+                now = time.monotonic()
+                if now - t0 > timeout:
+                    stopped = f"guest timed out after {now - t0:.0f}s (killed by the host)"
+                elif silence and now - last_output[0] > silence:
+                    stopped = (f"guest stalled: no serial output for {now - last_output[0]:.0f}s "
+                               f"(limit {silence:.0f}s; killed by the host after {now - t0:.0f}s)")
+                if stopped:
+                    diagnosis = diagnose(agent)
+                    (run_dir / "diagnosis.txt").write_text(f"{stopped}\n\n{diagnosis}")
+                    proc.kill()
+                    break
+                time.sleep(0.5)
             proc.wait()
         except BaseException:
             proc.kill()
             proc.wait()
             raise
+        finally:
+            agent.close()
+            if agent_path.parent != run_dir:
+                agent_path.unlink(missing_ok=True)
+                agent_path.parent.rmdir()
         reader.join(5)
     serial = serial_log.read_bytes().decode("utf-8", "replace")
-    if proc.returncode not in (0, None) and not timed_out:
+    if proc.returncode not in (0, None) and not stopped:
         serial += f"\n[host] qemu exited with status {proc.returncode}\n"
-    return Boot(time.monotonic() - t0, timed_out, serial)
+    return Boot(time.monotonic() - t0, stopped, serial, diagnosis)
 
 
 def extract_results(run_dir, dest):

@@ -2,6 +2,7 @@
 
 guest.sh may start with header comments that configure the run:
     # e2e-timeout: 240        host-side limit for the whole boot, seconds (default 180)
+    # e2e-silence: 120        host-side limit for a stretch without serial output (default 120)
     # e2e-needs: kiosk        payload binaries that must exist, or the scenario fails
     # e2e-memory: 1024        guest RAM in MB
     # e2e-mode: fast          fast (busybox initramfs) or systemd
@@ -21,6 +22,7 @@ class Scenario:
         self.guest = path / "guest.sh"
         self.check = path / "check.py"
         self.timeout, self.memory, self.mode, self.needs = 180, 1024, "fast", []
+        self.silence = 120
         for line in self.guest.read_text().splitlines():
             m = re.match(r"#\s*e2e-(\w+):\s*(.*?)\s*$", line)
             if not m:
@@ -28,6 +30,8 @@ class Scenario:
             k, v = m.groups()
             if k == "timeout":
                 self.timeout = int(v)
+            elif k == "silence":
+                self.silence = int(v)
             elif k == "memory":
                 self.memory = int(v)
             elif k == "mode":

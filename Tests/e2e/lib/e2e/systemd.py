@@ -68,8 +68,11 @@ def build_image(out, tree, kern):
     shutil.copy(GUEST / "99-kiosk-e2e-hotplug.rules", root / "etc/udev/rules.d/")
     units = root / "etc/systemd/system"
     shutil.copy(GUEST / "kiosk-e2e.service", units / "kiosk-e2e.service")
+    shutil.copy(GUEST / "kiosk-e2e-agent.service", units / "kiosk-e2e-agent.service")
     (units / "multi-user.target.wants").mkdir(exist_ok=True)
     os.symlink("/etc/systemd/system/kiosk-e2e.service", units / "multi-user.target.wants/kiosk-e2e.service")
+    (units / "sysinit.target.wants").mkdir(exist_ok=True)
+    os.symlink("/etc/systemd/system/kiosk-e2e-agent.service", units / "sysinit.target.wants/kiosk-e2e-agent.service")
     for u in MASKED:
         link = units / u
         if link.exists() or link.is_symlink():
@@ -89,7 +92,7 @@ def build_image(out, tree, kern):
 def image(kern):
     tree = debootstrap_tree()
     key = cache.key_of(tree.parent.name, kern.name, Path(__file__), GUEST / "kiosk-e2e.service",
-                       GUEST / "99-kiosk-e2e-hotplug.rules")
+                       GUEST / "kiosk-e2e-agent.service", GUEST / "99-kiosk-e2e-hotplug.rules")
     return cache.entry("rootfs", key, lambda out: build_image(out, tree, kern), "systemd root image") / "root.ext4"
 
 

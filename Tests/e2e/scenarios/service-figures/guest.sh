@@ -38,6 +38,7 @@ done
 # Idle CPU: nothing moves, nothing should wake the loop but the watchdog timer.
 sleep 5
 pid=$(main_pid)
+e2e_log "figures: $(cat startup.txt | tr '\n' ';') idle CPU over 60 s next"
 t0=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
 sleep 60
 t1=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")

@@ -13,6 +13,7 @@ sleep 3
 pid=$(main_pid); echo "$pid" > pid.txt
 record() {
     echo "$1 pid=$(main_pid) fds=$(fd_count "$pid") rss_kib=$(rss_kib "$pid") rss_anon_kib=$(awk '/^RssAnon:/ { print $2 }' "/proc/$pid/status") generation=$(status_number generation)" >> soak.txt
+    e2e_log "soak: $(tail -n 1 soak.txt)"
 }
 record start
 
@@ -50,6 +51,7 @@ while [ $i -le 50 ]; do
     if e2e_wait_for 15 holds "$node"; then seen=$((seen + 1)); fi
     ui del t
     e2e_wait_for 15 sh -c "! ls -l /proc/$pid/fd | grep -q ' $node\$'" || e2e_log "the kiosk still holds $node after the unplug"
+    [ $((i % 10)) -eq 0 ] && e2e_log "soak: $i input cycles, the kiosk opened the device in $seen"
     i=$((i + 1))
 done
 echo "$seen" > input-cycles-seen.txt
@@ -62,6 +64,7 @@ while [ $i -le 20 ]; do
     sleep 1
     e2e_display detect
     sleep 2
+    [ $((i % 10)) -eq 0 ] && e2e_log "soak: $i display cycles"
     i=$((i + 1))
 done
 sleep 3
