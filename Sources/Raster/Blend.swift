@@ -114,11 +114,12 @@ public func sourceOverSpan(_ dst: UnsafeMutablePointer<UInt32>, count: Int, sour
     let inv = Lanes(repeating: UInt16(truncatingIfNeeded: 255 &- (source >> 24)))
     let src = splat(source)
     let low = Lanes(repeating: 0x00FF), half = Lanes(repeating: 0x0080)
-    let orMask = splat(opaqueDst), andMask = splat(outputMask)
+    // The destination's alpha only reaches its own byte, which XRGB masks off: no need to set it.
+    let andMask = splat(outputMask)
     var i = 0
     let raw = UnsafeMutableRawPointer(dst)
     while i &+ 8 <= count {
-        let d = raw.loadUnaligned(fromByteOffset: i &* 4, as: Lanes.self) | orMask
+        let d = raw.loadUnaligned(fromByteOffset: i &* 4, as: Lanes.self)
         // Even bytes (blue, red) and odd bytes (green, alpha) times inv, each divided by 255 exactly.
         let rb = div255Lanes((d & low) &* inv &+ half)
         let ag = div255Lanes((d &>> 8) &* inv &+ half) &<< 8
@@ -154,7 +155,8 @@ public func coverageOverSpan(_ dst: UnsafeMutablePointer<UInt32>, coverage: Unsa
     @inline(__always) func splat(_ pixel: UInt32) -> Lanes { unsafeBitCast(SIMD8<UInt32>(repeating: pixel), to: Lanes.self) }
     let low = Lanes(repeating: 0x00FF), half = Lanes(repeating: 0x0080), all = SIMD8<UInt32>(repeating: 255)
     let srcEven = splat(source) & low, srcOdd = splat(source) &>> 8
-    let orMask = splat(opaqueDst), andMask = splat(outputMask)
+    // The destination's alpha only reaches its own byte, which XRGB masks off: no need to set it.
+    let andMask = splat(outputMask)
     var i = 0
     let raw = UnsafeMutableRawPointer(dst)
     while i &+ 8 <= count {
@@ -168,7 +170,7 @@ public func coverageOverSpan(_ dst: UnsafeMutablePointer<UInt32>, coverage: Unsa
         let alpha = unsafeBitCast(sOdd, to: SIMD8<UInt32>.self) &>> 16
         let inv32 = all &- alpha
         let inv = unsafeBitCast(inv32 | (inv32 &<< 16), to: Lanes.self)
-        let d = raw.loadUnaligned(fromByteOffset: i &* 4, as: Lanes.self) | orMask
+        let d = raw.loadUnaligned(fromByteOffset: i &* 4, as: Lanes.self)
         let even = sEven &+ div255Lanes((d & low) &* inv &+ half)
         let odd = sOdd &+ div255Lanes((d &>> 8) &* inv &+ half)
         raw.storeBytes(of: (even | (odd &<< 8)) & andMask, toByteOffset: i &* 4, as: Lanes.self)

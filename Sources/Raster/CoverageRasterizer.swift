@@ -221,6 +221,29 @@ struct EdgeAccumulator {
         }
     }
 
+    /// A vertical edge (the sides of every rectangle and list row) puts the same two cells in each
+    /// row it crosses; only its first and last rows are partly covered.
+    @usableFromInline func accumulateVertical(x: Double, _ sy: Double, _ ey: Double, firstRow: Int, lastRow: Int, dir: Float) {
+        let ia = Int(x)
+        let xm = Float(x - Double(ia))
+        let touchedMax = Int32(ia + 1)
+        for row in firstRow..<lastRow {
+            let dy = Swift.min(Double(row + 1), ey) - Swift.max(Double(row), sy)
+            let d = Float(dy) * dir
+            let line = cells + row &* stride
+            line[ia] += d - d * xm
+            line[ia + 1] += d * xm
+            CoverageRasterizer.markTouched(bits, wordsPerRow: wordsPerRow, row: row, from: ia, to: ia + 1)
+            if Int32(ia) < rowMin[row] { rowMin[row] = Int32(ia) }
+            if touchedMax > rowMax[row] { rowMax[row] = touchedMax }
+        }
+    }
+
+    @inline(__always) static func ceilNonNegative(_ x: Double) -> Int {
+        let i = Int(x)
+        return Double(i) < x ? i + 1 : i
+    }
+
     @usableFromInline func clampX(_ x: Double) -> Double { Swift.min(Swift.max(x, 0), Double(width)) }
 
     /// Accumulates an edge already inside [0, width] × [0, height].
@@ -229,8 +252,14 @@ struct EdgeAccumulator {
         let dir: Float = y0 < y1 ? 1 : -1
         let (sx, sy, ex, ey) = y0 < y1 ? (x0, y0, x1, y1) : (x1, y1, x0, y0)
         let dxdy = (ex - sx) / (ey - sy)
-        let firstRow = Int(sy), lastRow = Swift.min(height, Int(ey.rounded(.up)))
+        // Every coordinate here is ≥ 0, so truncation is floor: no libm call per row (baseline x86-64
+        // has no rounding instruction).
+        let firstRow = Int(sy), lastRow = Swift.min(height, Self.ceilNonNegative(ey))
         guard firstRow < lastRow else { return }
+        if sx == ex {
+            accumulateVertical(x: sx, sy, ey, firstRow: firstRow, lastRow: lastRow, dir: dir)
+            return
+        }
         let limit = Double(width)
         var x = sx
         do {
@@ -243,10 +272,10 @@ struct EdgeAccumulator {
                 let d = Float(dy) * dir
                 let line = acc + row &* stride
                 let (xa, xb) = x < xNext ? (x, xNext) : (xNext, x)
-                let xaFloor = xa.rounded(.down)
-                let ia = Int(xaFloor)
-                let xbCeil = xb.rounded(.up)
-                let ib = Int(xbCeil)
+                let ia = Int(xa)
+                let xaFloor = Double(ia)
+                let ib = Self.ceilNonNegative(xb)
+                let xbCeil = Double(ib)
                 var touchedMax = ib
                 if ib <= ia + 1 {
                     // Within one column: split by the mean x.
