@@ -64,6 +64,42 @@ public final class Canvas {
         }
     }
 
+    /// Fills a rectangle with rounded corners. Only the rows that hold corners go through the path
+    /// rasterizer; the rows between them have straight sides and take the rectangle fast path, which
+    /// is most of a menu row.
+    public func fill(_ rect: Rect, radii: CornerRadii, color: Color, opacity: Double = 1) {
+        let blender = SpanBlender(color: color.premultiplied(opacity: opacity), format: target.format)
+        guard !blender.isInvisible, rect.width > 0, rect.height > 0,
+              rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite else { return }
+        let c = radii.fitted(to: rect.size)
+        let corners = Flattener.flatten(.roundedRect(rect, radii: c), transform: .identity)
+        // Whole rows strictly between the top corners' lowest point and the bottom corners' highest.
+        let topBand = (rect.minY + Swift.max(c.topLeft, c.topRight)).rounded(.up)
+        let bottomBand = (rect.maxY - Swift.max(c.bottomLeft, c.bottomRight)).rounded(.down)
+        guard bottomBand > topBand, Swift.abs(topBand) < 1e9, Swift.abs(bottomBand) < 1e9 else {
+            fill(polylines: corners, blender: blender, rule: .nonZero)
+            return
+        }
+        let top = Int(topBand), bottom = Int(bottomBand)
+        let saved = clip
+        defer { clip = saved }
+        clip = saved.intersection(PixelRect(x: saved.x, y: saved.y, width: saved.width, height: top - saved.y))
+        if !clip.isEmpty { fill(polylines: corners, blender: blender, rule: .nonZero) }
+        clip = saved.intersection(PixelRect(x: saved.x, y: bottom, width: saved.width, height: saved.maxY - bottom))
+        if !clip.isEmpty { fill(polylines: corners, blender: blender, rule: .nonZero) }
+        clip = saved
+        fill(Rect(x: rect.minX, y: topBand, width: rect.width, height: bottomBand - topBand), color: color, opacity: opacity)
+    }
+
+    /// Fills `shape`: its rectangle with the chosen corners rounded.
+    public func fill(_ shape: RoundedRect, color: Color, opacity: Double = 1) {
+        let r = shape.effectiveRadius
+        func radius(_ corner: Corners) -> Double { shape.corners.contains(corner) ? r : 0 }
+        fill(shape.rect, radii: CornerRadii(topLeft: radius(.topLeft), topRight: radius(.topRight),
+                                           bottomRight: radius(.bottomRight), bottomLeft: radius(.bottomLeft)),
+             color: color, opacity: opacity)
+    }
+
     // MARK: Paths
 
     /// Fills `path` (transformed by `transform`) with `color` at `opacity`.

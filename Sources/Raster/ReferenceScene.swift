@@ -66,9 +66,8 @@ public final class ReferenceScene {
         let metrics = font.lineMetrics(size: textSize)
         for i in 0..<9 {
             guard let r = rowRect(i, offset: offset) else { continue }
-            let shape = Path.roundedRect(r, radius: r.height / 4)
-            canvas.fill(shape, color: Self.rowFill, opacity: Self.rowOpacity)
-            if i == 4 { canvas.stroke(shape, width: 2, color: Self.outline) }
+            canvas.fill(r, radii: CornerRadii(all: r.height / 4), color: Self.rowFill, opacity: Self.rowOpacity)
+            if i == 4 { canvas.stroke(.roundedRect(r, radius: r.height / 4), width: 2, color: Self.outline) }
             let padding = 0.1 * r.width
             let baseline = r.midY + (metrics.ascent - metrics.descent) / 2
             canvas.drawText("Item \(i)", font: font, size: textSize, at: Point(x: r.minX + padding, y: baseline),

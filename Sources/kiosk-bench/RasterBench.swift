@@ -13,8 +13,9 @@ func runRasterBenchmarks() {
     var pngDirectory: String? = getenv("KIOSK_BENCH_PNG").map { String(cString: $0) }
     if let i = args.firstIndex(of: "--png"), i + 1 < args.count { pngDirectory = args[i + 1] }
     print("# s1 <pattern> <W>x<H> <a|b|c> <median-ms> <ratio-to-memcpy>; median of \(rasterFrames) frames each")
-    print("# a = full frame, b = background only, c = scroll step (whole background restored from cached shadow + menu)")
-    print("# c-damage = scroll step restoring only the damaged rectangles (DamageRegion) from the shadow + menu")
+    print("# a = full frame, b = background only, c = scroll step as the kiosk does it: the damaged rectangles")
+    print("# (rows at the old and new offset, merged by DamageRegion) restored from the cached background, then the menu;")
+    print("# c-full = the same step restoring the whole background first")
     for (w, h) in [(800, 480), (1920, 1080)] {
         do {
             try benchmarkSize(width: w, height: h, pngDirectory: pngDirectory)
@@ -65,12 +66,6 @@ func benchmarkSize(width: Int, height: Int, pngDirectory: String?) throws {
         line("a", a)
         let b = medianMilliseconds { _ in scene.drawBackground(on: canvas) }
         line("b", b)
-        let c = medianMilliseconds { i in
-            frame.copyRows(from: shadow, rect: frame.bounds)
-            scene.drawMenu(on: canvas, offset: Double(i % 16) * 0.5)
-        }
-        line("c", c)
-        // (c) as a kiosk runs it: restore only the damaged rectangles (rows at the old and new offset).
         var damage = DamageRegion()
         var previous = 0.0
         let cDamage = medianMilliseconds { i in
@@ -85,11 +80,51 @@ func benchmarkSize(width: Int, height: Int, pngDirectory: String?) throws {
             scene.drawMenu(on: canvas, offset: offset)
             previous = offset
         }
-        line("c-damage", cDamage)
+        line("c", cDamage)
+        let cFull = medianMilliseconds { i in
+            frame.copyRows(from: shadow, rect: frame.bounds)
+            scene.drawMenu(on: canvas, offset: Double(i % 16) * 0.5)
+        }
+        line("c-full", cFull)
         if let dir = pngDirectory {
             scene.render(on: canvas)
             try PNGCodec.write(frame, to: "\(dir)/s1-\(pattern.rawValue)-\(width)x\(height).png")
         }
         blackHole(frame)
     }
+    if width == 1920 { try printMenuParts(width: width, height: height) }
+}
+
+/// Where the menu's time goes at this size, as comment lines: the fastest of 300 frames of each part
+/// (the minimum rather than the median, so that parts measured moments apart compare under load).
+func printMenuParts(width: Int, height: Int) throws {
+    let scene = try ReferenceScene(width: width, height: height, pattern: .checker)
+    let frame = try scene.makeFrame()
+    let canvas = Canvas(frame)
+    scene.drawBackground(on: canvas)
+    let rects = (0..<9).compactMap { scene.rowRect($0, offset: 0.25) }
+    let textSize = 0.4 * Double(height) / 9
+    let metrics = scene.font.lineMetrics(size: textSize)
+    func fastest(_ body: () -> Void) -> Double {
+        for _ in 0..<5 { body() }
+        var best = Double.infinity
+        for _ in 0..<rasterFrames {
+            let t0 = BenchClock.nowNanoseconds()
+            body()
+            best = Swift.min(best, Double(BenchClock.nowNanoseconds() - t0) / 1e6)
+        }
+        return best
+    }
+    let fill = Color(rgb: 0x202833)
+    let parts: [(String, Double)] = [
+        ("menu", fastest { scene.drawMenu(on: canvas, offset: 0.25) }),
+        ("rounded-rows", fastest { for r in rects { canvas.fill(r, radii: CornerRadii(all: r.height / 4), color: fill, opacity: 0.85) } }),
+        ("square-rows", fastest { for r in rects { canvas.fill(r, color: fill, opacity: 0.85) } }),
+        ("outline", fastest { canvas.stroke(Path.roundedRect(rects[4], radius: rects[4].height / 4), width: 2, color: .white) }),
+        ("labels", fastest { for (i, r) in rects.enumerated() {
+            canvas.drawText("Item \(i)", font: scene.font, size: textSize, at: Point(x: r.minX + 0.1 * r.width, y: r.midY + (metrics.ascent - metrics.descent) / 2),
+                            color: .white, maxWidth: 0.8 * r.width)
+        } }),
+    ]
+    print("# menu parts \(width)x\(height), fastest of \(rasterFrames) (ms): " + parts.map { "\($0.0) \(fixed3($0.1))" }.joined(separator: ", "))
 }

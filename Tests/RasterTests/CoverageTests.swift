@@ -129,3 +129,41 @@ import Testing
         expectCoverage(buf, matches: ref, trueArea: abs(shoelace(ref)))
     }
 }
+
+/// The rounded-rectangle fill sends only its corner rows through the path rasterizer and the rows
+/// between them through the rectangle fast path; it must draw what the path fill draws.
+@Suite struct RoundedRectFillTests {
+    @Test func matchesThePathFillAtFractionalPositionsAndClips() throws {
+        var rng = SystemRandomNumberGenerator()
+        var worst = 0
+        for _ in 0..<300 {
+            let r = Rect(x: Double.random(in: -10...40, using: &rng), y: Double.random(in: -10...40, using: &rng),
+                         width: Double.random(in: 0.5...60, using: &rng), height: Double.random(in: 0.5...60, using: &rng))
+            let radii = CornerRadii(topLeft: Double.random(in: 0...20, using: &rng), topRight: Double.random(in: 0...20, using: &rng),
+                                    bottomRight: Double.random(in: 0...20, using: &rng), bottomLeft: Double.random(in: 0...20, using: &rng))
+            let clip = PixelRect(x: Int.random(in: 0...20, using: &rng), y: Int.random(in: 0...20, using: &rng),
+                                 width: Int.random(in: 1...64, using: &rng), height: Int.random(in: 1...64, using: &rng))
+            let opacity = Double.random(in: 0.3...1, using: &rng)
+            let fast = try PixelBuffer(width: 64, height: 64), slow = try PixelBuffer(width: 64, height: 64)
+            for (buffer, usePath) in [(fast, false), (slow, true)] {
+                let canvas = Canvas(buffer)
+                canvas.clear(Color(rgb: 0x336699))
+                canvas.setClip(clip)
+                if usePath {
+                    canvas.fill(.roundedRect(r, radii: radii), color: Color(rgb: 0xF0C020), opacity: opacity)
+                } else {
+                    canvas.fill(r, radii: radii, color: Color(rgb: 0xF0C020), opacity: opacity)
+                }
+            }
+            for y in 0..<64 {
+                for x in 0..<64 {
+                    let a = fast[x, y]!, b = slow[x, y]!
+                    for shift in stride(from: 0, to: 24, by: 8) {
+                        worst = max(worst, abs(Int((a >> UInt32(shift)) & 0xFF) - Int((b >> UInt32(shift)) & 0xFF)))
+                    }
+                }
+            }
+        }
+        #expect(worst == 0, "largest channel difference \(worst)")
+    }
+}

@@ -67,9 +67,8 @@ public final class ArcMenuScene {
         let selected = offset.nearestItem
         layout.forEachVisibleRow(at: offset, domain: domain) { row in
             let r = row.frame
-            let shape = Path.roundedRect(r, radius: r.height / 4)
-            canvas.fill(shape, color: Self.rowFill, opacity: 0.85)
-            if row.item == selected { canvas.stroke(shape, width: 2, color: Self.highlight) }
+            canvas.fill(r, radii: CornerRadii(all: r.height / 4), color: Self.rowFill, opacity: 0.85)
+            if row.item == selected { canvas.stroke(.roundedRect(r, radius: r.height / 4), width: 2, color: Self.highlight) }
             let padding = 0.1 * r.width
             let baseline = r.midY + (metrics.ascent - metrics.descent) / 2
             canvas.drawText(labels[row.index], font: font, size: textSize, at: Point(x: r.minX + padding, y: baseline),

@@ -90,9 +90,9 @@ public final class DialScreen: MenuScreen {
             let frame = Rect(center: item.center, size: g.itemSize)
             let shape = Path.roundedRect(frame, radius: frame.height / 2)
             let isSelected = item.item == selected
-            canvas.fill(shape, color: theme.row, opacity: theme.rowOpacity)
+            canvas.fill(frame, radii: CornerRadii(all: frame.height / 2), color: theme.row, opacity: theme.rowOpacity)
             if isSelected {
-                canvas.fill(shape, color: theme.highlight, opacity: 0.35)
+                canvas.fill(frame, radii: CornerRadii(all: frame.height / 2), color: theme.highlight, opacity: 0.35)
                 canvas.stroke(shape, width: theme.highlightWidth, color: theme.highlight)
             }
             drawLabel(items[item.index], in: frame, size: labelSize, metrics: metrics, on: canvas)

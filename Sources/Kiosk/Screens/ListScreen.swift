@@ -109,7 +109,7 @@ public final class ListScreen: MenuScreen {
                                    corners: row.position.roundedCorners)
             let outline = Path.roundedRect(ring)
             // A tint as well as the ring: a 2 px outline alone is easy to lose across the room.
-            canvas.fill(outline, color: theme.highlight, opacity: 0.3)
+            canvas.fill(ring, color: theme.highlight, opacity: 0.3)
             canvas.stroke(outline, width: theme.highlightWidth, color: theme.highlight)
         }
     }

@@ -82,7 +82,7 @@ public final class ScreenResources {
         var x = headerHeight * 0.3
         if showsBack {
             let b = backButton
-            canvas.fill(Path.roundedRect(b, radius: b.height / 2), color: theme.row, opacity: theme.rowOpacity)
+            canvas.fill(b, radii: CornerRadii(all: b.height / 2), color: theme.row, opacity: theme.rowOpacity)
             canvas.drawText("‹ Back", font: font, size: size * 0.8, at: Point(x: b.midX, y: b.midY + (metrics.ascent - metrics.descent) * 0.4),
                             color: theme.text, alignment: .center, maxWidth: b.width - 8)
             x = b.maxX + headerHeight * 0.3
@@ -99,8 +99,13 @@ public final class ScreenResources {
     public func drawRow(on canvas: Canvas, frame r: Rect, corners: Corners = .all, label: String, icon: String?,
                         highlighted: Bool, textSize: Double, transform: AffineTransform = .identity) {
         let radius = theme.cornerRadius * min(r.height, r.width)
-        let shape = Path.roundedRect(RoundedRect(rect: r, radius: radius, corners: corners))
-        canvas.fill(shape, color: theme.row, opacity: theme.rowOpacity, transform: transform)
+        let rounded = RoundedRect(rect: r, radius: radius, corners: corners)
+        let shape = Path.roundedRect(rounded)
+        if transform.isIdentity {
+            canvas.fill(rounded, color: theme.row, opacity: theme.rowOpacity)
+        } else {
+            canvas.fill(shape, color: theme.row, opacity: theme.rowOpacity, transform: transform)
+        }
         if highlighted { canvas.stroke(shape, width: theme.highlightWidth, color: theme.highlight, transform: transform) }
         if r.height > r.width * 1.05, transform.isIdentity {
             drawTileContents(on: canvas, frame: r, label: label, icon: icon, textSize: textSize)
