@@ -26,6 +26,8 @@ public final class KioskRuntime {
     let reloadTimer: TimerSource
     let idleTimer: TimerSource
     let watchdogTimer: TimerSource
+    /// Starts input if the first frame has not been flipped by then (display away at start).
+    let inputStartTimer: TimerSource
     let notifier = SystemdNotifier()
     var watcher: ConfigWatcher?
     var router: InputRouter
@@ -34,6 +36,10 @@ public final class KioskRuntime {
     var execChild: (pid: pid_t, label: String)?
     var spawned: [pid_t: String] = [:]
     var firstFrameShown = false
+    /// Input is opened after the first frame is on screen: enumerating and opening the devices
+    /// (udev, libinput) would otherwise delay the menu, and no one can touch a blank screen.
+    static let inputStartDeadline = 2.0
+    var startup: StartupTimeline
 
     /// TERM/INT stop, HUP reloads, USR1 takes a screenshot, USR2 is the VT's switch signal, CHLD reaps.
     static var handledSignals: [Int32] {
@@ -48,8 +54,10 @@ public final class KioskRuntime {
         self.options = options
         // First of all: a signal that arrives during start-up must be queued, not kill us.
         signals = try SignalSource(Self.handledSignals)
+        startup = StartupTimeline()
         checker = ConfigChecker(path: options.configPath)
         let check = checker.check()
+        startup.mark("config")
         var config: KioskConfig
         if let good = check.config {
             config = good
@@ -61,14 +69,17 @@ public final class KioskRuntime {
             config = KioskConfig.rescue(problems: check.problems)
         }
         display = try DisplaySession(request: config.display.request, rotation: config.display.rotation, terminalPath: options.terminal)
+        startup.mark("display")
         let now = MonotonicClock.now()
         app = try KioskApp(config: config, valid: check.isValid, problems: check.problems,
                            width: display.logicalWidth, height: display.logicalHeight, now: now)
         shadow = try PixelBuffer(width: display.logicalWidth, height: display.logicalHeight)
+        startup.mark("layout")
         loop = try EventLoop()
         reloadTimer = try TimerSource()
         idleTimer = try TimerSource()
         watchdogTimer = try TimerSource()
+        inputStartTimer = try TimerSource()
         let mode = display.output.mode
         router = InputRouter(rotation: config.display.rotation, panelWidth: Double(mode.width), panelHeight: Double(mode.height))
         configureInput(config)
@@ -98,6 +109,14 @@ public final class KioskRuntime {
             self.notifier.notify("WATCHDOG=1")
         }
         if let interval = notifier.watchdogInterval { watchdogTimer.arm(after: interval, interval: interval) }
+        try loop.watch(inputStartTimer.descriptor.rawValue) { [unowned self] in
+            self.inputStartTimer.acknowledge()
+            if self.input == nil {
+                Log.info("no frame on screen after \(Int(Self.inputStartDeadline)) s; opening input anyway")
+                self.startInput()
+            }
+        }
+        inputStartTimer.arm(after: Self.inputStartDeadline)
         do {
             let w = try ConfigWatcher(path: options.configPath)
             try loop.watch(w.fd) { [unowned self, unowned w] in
@@ -108,9 +127,10 @@ public final class KioskRuntime {
         } catch {
             Log.warning("config changes will not be noticed (use SIGHUP): \(error)")
         }
-        startInput()
+        startup.mark("loop setup")
         checkIdle()
         frame()
+        startup.mark("first frame drawn")
         try loop.run()
         notifier.notify("STOPPING=1")
         return 0
@@ -119,6 +139,7 @@ public final class KioskRuntime {
     // MARK: Input
 
     private func startInput() {
+        guard input == nil else { return }
         let config = app.config
         let mode = display.output.mode
         input = InputDevices(seat: config.input.seat, panelWidth: Double(mode.width), panelHeight: Double(mode.height),
@@ -154,8 +175,13 @@ public final class KioskRuntime {
     private func flipped() {
         if !firstFrameShown {
             firstFrameShown = true
+            startup.mark("flip")
             Log.info("menu on screen")
             notifier.notify("READY=1\nSTATUS=Showing \(app.currentScreen.config.name)")
+            let menuShown = startup.summary
+            startInput()
+            startup.mark("input")
+            Log.info("start-up: \(menuShown); then input opened in \(StartupTimeline.ms(startup.lastPhase))")
         }
         if app.isMoving || app.needsFrame { frame() }
     }
