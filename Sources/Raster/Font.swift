@@ -11,6 +11,12 @@ public final class Font {
     let face: FreeTypeFace
     private var bitmaps: [GlyphKey: GlyphBitmap] = [:]
     private var outlines: [UInt32: GlyphOutline] = [:]
+    /// Laid-out strings: a menu draws the same labels every frame, and each label is measured
+    /// (for truncation) and then laid out again to draw. Emptied whole when it reaches `layoutCacheLimit`.
+    private var layouts: [LayoutKey: TextLayout] = [:]
+    public static let layoutCacheLimit = 1024
+    /// How many laid-out strings are cached (never more than `layoutCacheLimit`).
+    public var cachedLayoutCount: Int { layouts.count }
     /// How many glyph bitmaps FreeType has rendered; steady-state frames must not increase it.
     public private(set) var rasterizedGlyphCount = 0
     /// How many glyph outlines have been decoded for rotated text.
@@ -79,6 +85,15 @@ public final class Font {
 
     /// Pen positions with hinted advances and kerning; used both to measure and to draw.
     func layout(_ text: String, size: Double) -> TextLayout {
+        let key = LayoutKey(text: text, size: validSize(size))
+        if let cached = layouts[key] { return cached }
+        let result = uncachedLayout(text, size: size)
+        if layouts.count >= Self.layoutCacheLimit { layouts.removeAll(keepingCapacity: true) }
+        layouts[key] = result
+        return result
+    }
+
+    private func uncachedLayout(_ text: String, size: Double) -> TextLayout {
         let px = validSize(size)
         let key64 = size64(px)
         let kernScale = px / face.unitsPerEM
@@ -115,6 +130,11 @@ public final class Font {
         outlines[glyph] = o
         return o
     }
+}
+
+struct LayoutKey: Hashable {
+    var text: String
+    var size: Double
 }
 
 struct GlyphKey: Hashable {

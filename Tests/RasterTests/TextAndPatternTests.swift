@@ -79,6 +79,19 @@ import Testing
         #expect(font.decodedOutlineCount == outlines)
     }
 
+    @Test func layoutCacheIsBoundedAndAnswersLikeAFreshFont() throws {
+        let cached = try Font(path: Font.dejaVuSansPath)
+        let texts = (0..<3000).map { "Label \($0) AVAWAY" }
+        for t in texts { _ = cached.measure(t, size: 17) }
+        #expect(cached.cachedLayoutCount <= Font.layoutCacheLimit)
+        #expect(cached.cachedLayoutCount > 0)
+        let fresh = try Font(path: Font.dejaVuSansPath)
+        for t in texts.suffix(50) + texts.prefix(50) {
+            #expect(cached.measure(t, size: 17) == fresh.measure(t, size: 17))
+            #expect(cached.measure(t, size: 17.4) == fresh.measure(t, size: 17.4))
+        }
+    }
+
     @Test func missingGlyphDrawsAVisibleBox() throws {
         #expect(!font.hasGlyph(for: "\u{10FFFD}"))
         let (lo, hi) = try inkColumns { $0.drawText("\u{10FFFD}", font: font, size: 24, at: Point(x: 10, y: 30), color: .white) }
