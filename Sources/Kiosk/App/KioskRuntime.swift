@@ -34,7 +34,8 @@ public final class KioskRuntime {
     var input: InputDevices?
     /// The program that has the display (an `exec` item), if any.
     var execChild: (pid: pid_t, label: String)?
-    var spawned: [pid_t: String] = [:]
+    /// Background programs and power requests still running: their menu label and action kind.
+    var spawned: [pid_t: (label: String, action: String)] = [:]
     var firstFrameShown = false
     /// Input is opened after the first frame is on screen: enumerating and opening the devices
     /// (udev, libinput) would otherwise delay the menu, and no one can touch a blank screen.
@@ -234,7 +235,7 @@ public final class KioskRuntime {
         case .spawn(let command, let label):
             do {
                 let pid = try ProcessLauncher.start(command)
-                spawned[pid] = label
+                spawned[pid] = (label, "spawn")
                 Log.info("started \"\(label)\" in the background (pid \(pid))")
             } catch {
                 Log.error("\"\(label)\": \(error)")
@@ -257,7 +258,11 @@ public final class KioskRuntime {
         case .poweroff, .reboot:
             let verb = request == .poweroff ? "poweroff" : "reboot"
             do {
-                _ = try ProcessLauncher.start(Command(argv: ["systemctl", verb]))
+                // Tracked like a spawned program: when logind refuses (no polkit rule for the kiosk's
+                // user), systemctl fails and the banner says so instead of nothing happening.
+                let pid = try ProcessLauncher.start(Command(argv: ["systemctl", verb]))
+                spawned[pid] = (verb, verb)
+                Log.info("asked systemd to \(verb) (systemctl pid \(pid))")
             } catch {
                 app.actionFinished(label: verb, action: verb, result: "failed: \(error)", failed: true, now: now)
             }
@@ -280,9 +285,9 @@ public final class KioskRuntime {
                 app.actionFinished(label: exec.label, action: "exec", result: result, failed: failed, now: now)
                 notifier.notify("STATUS=Showing \(app.currentScreen.config.name)")
                 frame()
-            } else if let label = spawned.removeValue(forKey: pid) {
-                Log.info("\"\(label)\" (pid \(pid)) \(result)")
-                app.actionFinished(label: label, action: "spawn", result: result, failed: failed, now: now)
+            } else if let (label, action) = spawned.removeValue(forKey: pid) {
+                if failed { Log.error("\"\(label)\" (pid \(pid)) \(result)") } else { Log.info("\"\(label)\" (pid \(pid)) \(result)") }
+                app.actionFinished(label: label, action: action, result: result, failed: failed, now: now)
                 frame()
             }
         }
