@@ -50,6 +50,17 @@ import Testing
     }
 }
 
+/// A premultiplied pixel with the given alpha and random colour channels no larger than it.
+func randomPremultiplied(alpha a: UInt32, using rng: inout SystemRandomNumberGenerator) -> UInt32 {
+    (a << 24) | (UInt32.random(in: 0...a, using: &rng) << 16) | (UInt32.random(in: 0...a, using: &rng) << 8) | UInt32.random(in: 0...a, using: &rng)
+}
+
+/// A destination pixel: premultiplied with random alpha for ARGB, opaque colour with X = 0 for XRGB.
+func randomDestination(outputMask: UInt32, using rng: inout SystemRandomNumberGenerator) -> UInt32 {
+    if outputMask == 0xFFFF_FFFF { return randomPremultiplied(alpha: UInt32.random(in: 0...255, using: &rng), using: &rng) }
+    return randomPremultiplied(alpha: 255, using: &rng) & 0x00FF_FFFF
+}
+
 @Suite struct SIMDTwinTests {
     /// The vector span blend and its scalar twin give identical pixels, for XRGB and ARGB targets,
     /// every span length 0...40 (so the vector body and the tail both run), random sources and backgrounds.
@@ -58,13 +69,8 @@ import Testing
         var rng = SystemRandomNumberGenerator()
         for length in 0...40 {
             for _ in 0..<200 {
-                let a = UInt32.random(in: 0...255, using: &rng)
-                let source = (a << 24) | (UInt32.random(in: 0...a, using: &rng) << 16) | (UInt32.random(in: 0...a, using: &rng) << 8) | UInt32.random(in: 0...a, using: &rng)
-                var fast = (0..<length).map { _ -> UInt32 in
-                    let da = outputMask == 0xFFFF_FFFF ? UInt32.random(in: 0...255, using: &rng) : 0
-                    let bound = outputMask == 0xFFFF_FFFF ? da : 255
-                    return (da << 24) | (UInt32.random(in: 0...bound, using: &rng) << 16) | (UInt32.random(in: 0...bound, using: &rng) << 8) | UInt32.random(in: 0...bound, using: &rng)
-                }
+                let source = randomPremultiplied(alpha: UInt32.random(in: 0...255, using: &rng), using: &rng)
+                var fast = (0..<length).map { _ in randomDestination(outputMask: outputMask, using: &rng) }
                 var slow = fast
                 fast.withUnsafeMutableBufferPointer { sourceOverSpan($0.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!, count: length, source: source, outputMask: outputMask) }
                 slow.withUnsafeMutableBufferPointer { sourceOverSpanScalar($0.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!, count: length, source: source, outputMask: outputMask) }
@@ -80,8 +86,7 @@ import Testing
         var rng = SystemRandomNumberGenerator()
         for length in 0...40 {
             for _ in 0..<200 {
-                let a = UInt32.random(in: 0...255, using: &rng)
-                let source = (a << 24) | (UInt32.random(in: 0...a, using: &rng) << 16) | (UInt32.random(in: 0...a, using: &rng) << 8) | UInt32.random(in: 0...a, using: &rng)
+                let source = randomPremultiplied(alpha: UInt32.random(in: 0...255, using: &rng), using: &rng)
                 let coverage = (0..<length).map { _ -> UInt8 in
                     switch UInt8.random(in: 0...3, using: &rng) {
                     case 0: 0
@@ -89,11 +94,7 @@ import Testing
                     default: UInt8.random(in: 0...255, using: &rng)
                     }
                 }
-                var fast = (0..<length).map { _ -> UInt32 in
-                    let da = outputMask == 0xFFFF_FFFF ? UInt32.random(in: 0...255, using: &rng) : 0
-                    let bound = outputMask == 0xFFFF_FFFF ? da : 255
-                    return (da << 24) | (UInt32.random(in: 0...bound, using: &rng) << 16) | (UInt32.random(in: 0...bound, using: &rng) << 8) | UInt32.random(in: 0...bound, using: &rng)
-                }
+                var fast = (0..<length).map { _ in randomDestination(outputMask: outputMask, using: &rng) }
                 let opaqueDst: UInt32 = outputMask == 0xFFFF_FFFF ? 0 : 0xFF00_0000
                 let expected = fast.indices.map { i in
                     ScalarBlend.sourceOver(ScalarBlend.scale(source, by: UInt32(coverage[i])), fast[i] | opaqueDst) & outputMask
