@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import LayoutCore
 
 /// A background pattern (seed 002, CGPattern): one cell drawn once by a callback into a small buffer,
@@ -11,6 +14,9 @@ public final class PatternTile {
     /// The cell as drawn, premultiplied ARGB (opaque).
     public let cell: PixelBuffer
     private var strip: PixelBuffer?
+    /// For each cell row, the strip row holding its pixels: identical cell rows share one strip row,
+    /// so a checker or cross reads its whole frame from a few cache-resident rows.
+    private var stripRow: [Int] = []
 
     /// Draws a `cellWidth`x`cellHeight` cell: fills it with `background`, then runs `draw` on it.
     public init(cellWidth: Int, cellHeight: Int, background: Color = .white, draw: (Canvas) -> Void) throws(RasterError) {
@@ -34,8 +40,9 @@ public final class PatternTile {
         let sx = positiveModulo(r.x - phaseX, cellWidth)
         var sy = positiveModulo(r.y - phaseY, cellHeight)
         let bytes = r.width * 4
+        let stripRow = self.stripRow
         for y in r.minY..<r.maxY {
-            UnsafeMutableRawPointer(target.row(y) + r.x).copyMemory(from: strip.row(sy) + sx, byteCount: bytes)
+            UnsafeMutableRawPointer(target.row(y) + r.x).copyMemory(from: strip.row(stripRow[sy]) + sx, byteCount: bytes)
             sy += 1
             if sy == cellHeight { sy = 0 }
         }
@@ -46,11 +53,18 @@ public final class PatternTile {
     private func strip(minWidth: Int, format: PixelFormat) -> PixelBuffer {
         if let s = strip, s.width >= minWidth, s.format == format { return s }
         let width = ((minWidth + cellWidth - 1) / cellWidth) * cellWidth
+        var unique: [Int] = []          // cell rows that differ from every earlier one
+        stripRow = (0..<cellHeight).map { y in
+            let row = UnsafeRawPointer(cell.row(y))
+            if let k = unique.firstIndex(where: { memcmp(UnsafeRawPointer(cell.row($0)), row, cellWidth * 4) == 0 }) { return k }
+            unique.append(y)
+            return unique.count - 1
+        }
         // Cannot fail: both sizes are positive and bounded by the target's and the cell's.
-        let s = try! PixelBuffer(width: width, height: cellHeight, format: format)
+        let s = try! PixelBuffer(width: width, height: unique.count, format: format)
         let mask: UInt32 = format == .xrgb8888 ? 0x00FF_FFFF : 0xFFFF_FFFF
-        for y in 0..<cellHeight {
-            let src = cell.row(y), dst = s.row(y)
+        for (k, y) in unique.enumerated() {
+            let src = cell.row(y), dst = s.row(k)
             for x in 0..<cellWidth { dst[x] = src[x] & mask }
             var filled = cellWidth
             while filled < width {
