@@ -59,6 +59,47 @@ import Testing
         #expect(mismatches == 0)
     }
 
+    /// The SIMD kernel against the scalar one on rectangles with whole 16-column bands, narrower
+    /// columns either side of them (the panel starting at every 4-byte offset within a 64-byte
+    /// line, and a pitch that shifts each row's offset), and panel heights not a multiple of 4.
+    @Test(arguments: [DisplayRotation.quarter, .threeQuarters])
+    func simdKernelAgreesWithScalar(rotation: DisplayRotation) throws {
+        let (w, h) = (70, 130)
+        let src = try numbered(width: w, height: h)
+        let copy = ScanoutCopy(rotation: rotation, logicalWidth: w, logicalHeight: h)
+        let stride = copy.panelWidth * 4 + 68
+        let size = stride * copy.panelHeight
+        let rects = [
+            PixelRect(x: 0, y: 0, width: w, height: h),
+            PixelRect(x: 1, y: 2, width: 67, height: 111),
+            PixelRect(x: 5, y: 9, width: 3, height: 50),
+            PixelRect(x: 10, y: 0, width: 33, height: 17),
+            PixelRect(x: 69, y: 129, width: 1, height: 1),
+            PixelRect(x: 2, y: 100, width: 64, height: 30),
+        ]
+        let scalar = UnsafeMutableRawPointer.allocate(byteCount: size + 64, alignment: 64)
+        let simd = UnsafeMutableRawPointer.allocate(byteCount: size + 64, alignment: 64)
+        defer { scalar.deallocate(); simd.deallocate() }
+        var differing = 0, written = 0
+        for offset in Swift.stride(from: 0, to: 64, by: 4) {
+            for r in rects {
+                for (buffer, kernel) in [(scalar, ScanoutCopy.Kernel.scalar), (simd, .simd)] {
+                    buffer.initializeMemory(as: UInt8.self, repeating: 0xEE, count: size + 64)
+                    src.withUnsafePixels { base, srcStride in
+                        copy.copy(r, from: base, sourceStride: srcStride, to: buffer + offset, destinationStride: stride, kernel: kernel)
+                    }
+                }
+                for i in 0..<(size + 64) {
+                    let a = scalar.load(fromByteOffset: i, as: UInt8.self), b = simd.load(fromByteOffset: i, as: UInt8.self)
+                    if a != b { differing += 1 }
+                    if a != 0xEE { written += 1 }
+                }
+            }
+        }
+        #expect(differing == 0)
+        #expect(written > 0)
+    }
+
     @Test func panelRectAgreesWithLayoutTransform() {
         for rotation in DisplayRotation.allCases {
             let copy = ScanoutCopy(rotation: rotation, logicalWidth: 800, logicalHeight: 480)

@@ -2,15 +2,15 @@ import LayoutCore
 import Raster
 
 /// Copies rectangles of the logical (shadow) image onto the panel-oriented scanout buffer,
-/// rotating on the way. Writes go out row by row in ascending addresses, which is what
-/// write-combined dumb-buffer memory wants; quarter turns work tile by tile so that reads
-/// stay in cache too. Scanout memory is never read.
+/// rotating on the way. Scanout memory is never read, and every panel row is written in
+/// ascending addresses; quarter turns write whole 64-byte lines (see `transpose`).
 public struct ScanoutCopy {
     public let rotation: DisplayRotation
     /// Logical size (what the layout and the shadow buffer see).
     public let logicalWidth: Int
     public let logicalHeight: Int
-    static let tile = 64
+    /// Panel columns per band of a quarter turn: one 64-byte line of each panel row.
+    static let band = 16
 
     public init(rotation: DisplayRotation, logicalWidth: Int, logicalHeight: Int) {
         self.rotation = rotation
@@ -66,31 +66,36 @@ public struct ScanoutCopy {
         }
     }
 
-    /// Quarter turns, tile by tile, so that the tile's source lines stay in L1 while the
-    /// destination is written in ascending order, one short run per panel row.
+    /// Quarter turns in bands 16 panel columns wide (16 source rows) running the full height of
+    /// the panel rectangle. Each step reads 16 bytes from each of the 16 source rows and writes one
+    /// whole 64-byte line to each of 4 panel rows: every load walks along one source row, which
+    /// hardware prefetchers follow, and each destination line is completed by four consecutive
+    /// stores, as write-combining wants. Bands start on a 64-byte line of the first panel row;
+    /// the narrower columns before and after, and panel rows past a multiple of 4, go through
+    /// 4x4 blocks or the scalar loop. (Tiles of 64x64 measured 2-3x slower: each store to a line
+    /// not yet in cache waits in the store queue, and small tiles gave four times the waiting
+    /// stores per line fetched; see BENCHMARKS.md.)
     static func transpose(
         _ r: PixelRect, clockwise: Bool, src: UnsafePointer<UInt32>, ss: Int,
         dst: UnsafeMutablePointer<UInt32>, ds: Int, panel p: PixelRect, kernel: Kernel
     ) {
         let map = QuarterTurn(rect: r, panel: p, clockwise: clockwise, src: src, ss: ss, dst: dst, ds: ds)
-        var ty = r.minY
-        while ty < r.maxY {
-            let th = Swift.min(tile, r.maxY - ty)
-            var tx = r.minX
-            while tx < r.maxX {
-                let tw = Swift.min(tile, r.maxX - tx)
-                switch kernel {
-                case .scalar:
-                    map.scalar(x: tx, y: ty, width: tw, height: th)
-                case .simd:
-                    let w4 = tw & ~3, h4 = th & ~3
-                    map.simd(x: tx, y: ty, width: w4, height: h4)
-                    map.scalar(x: tx + w4, y: ty, width: tw - w4, height: th)
-                    map.scalar(x: tx, y: ty + h4, width: w4, height: th - h4)
-                }
-                tx += tw
+        switch kernel {
+        case .scalar:
+            map.scalar(columns: p.minX..<p.maxX, rows: p.minY..<p.maxY)
+        case .simd:
+            let rows4 = p.height & ~3
+            let lineOffset = Int(bitPattern: dst + p.minY * ds + p.minX) & 63
+            let head = Swift.min(p.width, (64 - lineOffset) % 64 / 4)
+            var x = p.minX
+            map.narrow(x: x, width: head, rows: rows4)
+            x += head
+            while p.maxX - x >= band {
+                map.band(x: x, rows: rows4)
+                x += band
             }
-            ty += th
+            map.narrow(x: x, width: p.maxX - x, rows: rows4)
+            map.scalar(columns: p.minX..<p.maxX, rows: (p.minY + rows4)..<p.maxY)
         }
     }
 
@@ -98,68 +103,138 @@ public struct ScanoutCopy {
     public enum Kernel: Sendable { case scalar, simd }
 }
 
-/// Where logical pixels of `rect` land on the panel for a quarter turn.
+/// A quarter turn as an affine map from panel pixels of `panel` to source pixels of `rect`.
 /// Clockwise: logical (x, y) goes to panel (H−1−y, x), so a panel row is a logical column read
 /// bottom-up. Anticlockwise: to (y, W−1−x), a logical column read top-down.
-@usableFromInline struct QuarterTurn {
-    let rect: PixelRect, panel: PixelRect, clockwise: Bool
-    let src: UnsafePointer<UInt32>, ss: Int
+struct QuarterTurn {
+    let panel: PixelRect
+    let clockwise: Bool
     let dst: UnsafeMutablePointer<UInt32>, ds: Int
+    /// Source pixel shown at the panel rectangle's top-left corner.
+    let origin: UnsafePointer<UInt32>
+    /// Source elements from one panel column to the next, and from one panel row to the next.
+    let columnStep: Int, rowStep: Int
 
-    /// Panel row showing logical column `x`.
-    @inline(__always) func panelRow(_ x: Int) -> Int {
-        clockwise ? panel.minY + x - rect.minX : panel.minY + rect.maxX - 1 - x
+    init(rect r: PixelRect, panel: PixelRect, clockwise: Bool, src: UnsafePointer<UInt32>, ss: Int, dst: UnsafeMutablePointer<UInt32>, ds: Int) {
+        self.panel = panel
+        self.clockwise = clockwise
+        self.dst = dst
+        self.ds = ds
+        if clockwise {
+            origin = src + (r.maxY - 1) * ss + r.minX
+            columnStep = -ss
+            rowStep = 1
+        } else {
+            origin = src + r.minY * ss + r.maxX - 1
+            columnStep = ss
+            rowStep = -1
+        }
     }
 
-    /// Panel column showing logical row `y`.
-    @inline(__always) func panelColumn(_ y: Int) -> Int {
-        clockwise ? panel.minX + rect.maxY - 1 - y : panel.minX + y - rect.minY
+    @inline(__always) func source(x: Int, y: Int) -> UnsafePointer<UInt32> {
+        origin + (x &- panel.minX) &* columnStep + (y &- panel.minY) &* rowStep
     }
 
-    /// One pixel at a time: the reference the SIMD kernel is tested against.
-    func scalar(x: Int, y: Int, width: Int, height: Int) {
-        guard width > 0, height > 0 else { return }
-        // Destination runs ascend, so read the column bottom-up when turning clockwise.
-        let step = clockwise ? -ss : ss
-        let firstRow = clockwise ? y + height - 1 : y
-        let column = panelColumn(firstRow)
-        for j in 0..<width {
-            let d = dst + panelRow(x + j) * ds + column
-            var s = src + firstRow * ss + x + j
-            for i in 0..<height {
+    /// One pixel at a time, each panel row left to right: the reference the SIMD kernels are
+    /// tested against, and the edges they leave.
+    func scalar(columns: Range<Int>, rows: Range<Int>) {
+        guard !columns.isEmpty else { return }
+        for y in rows {
+            var s = source(x: columns.lowerBound, y: y)
+            let d = dst + y &* ds + columns.lowerBound
+            for i in 0..<columns.count {
                 d[i] = s.pointee
-                s += step
+                s += columnStep
             }
         }
     }
 
-    /// 4x4 blocks transposed in registers; `width` and `height` are multiples of 4.
-    /// Columns come out of two rounds of even/odd lane selection (shuffles), not lane by lane.
-    func simd(x: Int, y: Int, width: Int, height: Int) {
-        var by = y
-        while by < y + height {
-            let column = panelColumn(clockwise ? by + 3 : by)
-            var bx = x
-            while bx < x + width {
-                let base = UnsafeRawPointer(src + by * ss + bx)
-                let r0 = base.loadUnaligned(as: SIMD4<UInt32>.self)
-                let r1 = (base + ss * 4).loadUnaligned(as: SIMD4<UInt32>.self)
-                let r2 = (base + ss * 8).loadUnaligned(as: SIMD4<UInt32>.self)
-                let r3 = (base + ss * 12).loadUnaligned(as: SIMD4<UInt32>.self)
-                // Clockwise panel rows read the block bottom-up.
-                let (a, b, c, d) = clockwise ? (r3, r2, r1, r0) : (r0, r1, r2, r3)
-                let ab = SIMD8(lowHalf: a, highHalf: b), cd = SIMD8(lowHalf: c, highHalf: d)
-                let even = SIMD8(lowHalf: ab.evenHalf, highHalf: cd.evenHalf)
-                let odd = SIMD8(lowHalf: ab.oddHalf, highHalf: cd.oddHalf)
-                let step = clockwise ? ds : -ds
-                let first = UnsafeMutableRawPointer(dst + panelRow(bx) * ds + column)
-                first.storeBytes(of: even.evenHalf, as: SIMD4<UInt32>.self)
-                (first + step * 4).storeBytes(of: odd.evenHalf, as: SIMD4<UInt32>.self)
-                (first + step * 8).storeBytes(of: even.oddHalf, as: SIMD4<UInt32>.self)
-                (first + step * 12).storeBytes(of: odd.oddHalf, as: SIMD4<UInt32>.self)
-                bx += 4
-            }
-            by += 4
+    /// Where the 4 panel rows from `y` come from, as one 16-byte load per source row (the 4
+    /// source columns ascending), and the destination of lane 0 with the step to the next lane.
+    /// Clockwise, lane i shows panel row y+i; anticlockwise, panel row y+3−i.
+    @inline(__always) func lanes(x: Int, y: Int) -> (UnsafeRawPointer, UnsafeMutableRawPointer, laneStep: Int) {
+        if clockwise {
+            return (UnsafeRawPointer(source(x: x, y: y)), UnsafeMutableRawPointer(dst + y &* ds + x), ds &* 4)
         }
+        return (UnsafeRawPointer(source(x: x, y: y &+ 3)), UnsafeMutableRawPointer(dst + (y &+ 3) &* ds + x), -ds &* 4)
+    }
+
+    /// 16 panel columns from `x`, panel rows panel.minY ..< panel.minY+rows (a multiple of 4),
+    /// top to bottom: per step, 16 loads (one per source row), four 4x4 transposes, and one
+    /// whole 64-byte line (four 16-byte stores) to each of 4 panel rows.
+    func band(x: Int, rows: Int) {
+        var (s, d, lane) = lanes(x: x, y: panel.minY)
+        let cs = columnStep &* 4
+        let sStep = rowStep &* 16, dStep = ds &* 16
+        var y = 0
+        while y < rows {
+            let (a0, a1, a2, a3) = transpose4x4(s.load16(), (s + cs).load16(), (s + 2 &* cs).load16(), (s + 3 &* cs).load16())
+            let (b0, b1, b2, b3) = transpose4x4((s + 4 &* cs).load16(), (s + 5 &* cs).load16(), (s + 6 &* cs).load16(), (s + 7 &* cs).load16())
+            let (c0, c1, c2, c3) = transpose4x4((s + 8 &* cs).load16(), (s + 9 &* cs).load16(), (s + 10 &* cs).load16(), (s + 11 &* cs).load16())
+            let (e0, e1, e2, e3) = transpose4x4((s + 12 &* cs).load16(), (s + 13 &* cs).load16(), (s + 14 &* cs).load16(), (s + 15 &* cs).load16())
+            d.storeLine(a0, b0, c0, e0)
+            (d + lane).storeLine(a1, b1, c1, e1)
+            (d + 2 &* lane).storeLine(a2, b2, c2, e2)
+            (d + 3 &* lane).storeLine(a3, b3, c3, e3)
+            s += sStep
+            d += dStep
+            y &+= 4
+        }
+    }
+
+    /// Fewer than 16 panel columns from `x` (the edges of a band run): 4x4 blocks, 4 columns at
+    /// a time down the rows, then the last columns one pixel at a time.
+    func narrow(x: Int, width: Int, rows: Int) {
+        let cs = columnStep &* 4
+        let sStep = rowStep &* 16, dStep = ds &* 16
+        var column = 0
+        while column + 4 <= width {
+            var (s, d, lane) = lanes(x: x + column, y: panel.minY)
+            var y = 0
+            while y < rows {
+                let (o0, o1, o2, o3) = transpose4x4(s.load16(), (s + cs).load16(), (s + 2 &* cs).load16(), (s + 3 &* cs).load16())
+                d.storeBytes(of: o0, as: SIMD4<UInt32>.self)
+                (d + lane).storeBytes(of: o1, as: SIMD4<UInt32>.self)
+                (d + 2 &* lane).storeBytes(of: o2, as: SIMD4<UInt32>.self)
+                (d + 3 &* lane).storeBytes(of: o3, as: SIMD4<UInt32>.self)
+                s += sStep
+                d += dStep
+                y &+= 4
+            }
+            column += 4
+        }
+        scalar(columns: (x + column)..<(x + width), rows: panel.minY..<(panel.minY + rows))
+    }
+}
+
+/// Rows of a 4x4 block in, columns out: two rounds of interleaving, the second on 64-bit halves,
+/// which compiles to the 8-shuffle sequence (unpcklps/unpckhps, movlhps/unpckhpd on SSE2; zip on NEON).
+@inline(__always) private func transpose4x4(
+    _ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ c: SIMD4<UInt32>, _ d: SIMD4<UInt32>
+) -> (SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>) {
+    typealias Halves = SIMD2<UInt64>
+    let ab0 = unsafeBitCast(SIMD4(a[0], b[0], a[1], b[1]), to: Halves.self)
+    let cd0 = unsafeBitCast(SIMD4(c[0], d[0], c[1], d[1]), to: Halves.self)
+    let ab2 = unsafeBitCast(SIMD4(a[2], b[2], a[3], b[3]), to: Halves.self)
+    let cd2 = unsafeBitCast(SIMD4(c[2], d[2], c[3], d[3]), to: Halves.self)
+    return (
+        unsafeBitCast(Halves(ab0[0], cd0[0]), to: SIMD4<UInt32>.self),
+        unsafeBitCast(Halves(ab0[1], cd0[1]), to: SIMD4<UInt32>.self),
+        unsafeBitCast(Halves(ab2[0], cd2[0]), to: SIMD4<UInt32>.self),
+        unsafeBitCast(Halves(ab2[1], cd2[1]), to: SIMD4<UInt32>.self)
+    )
+}
+
+fileprivate extension UnsafeRawPointer {
+    @inline(__always) func load16() -> SIMD4<UInt32> { loadUnaligned(as: SIMD4<UInt32>.self) }
+}
+
+fileprivate extension UnsafeMutableRawPointer {
+    /// 64 bytes as four ascending 16-byte stores.
+    @inline(__always) func storeLine(_ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ c: SIMD4<UInt32>, _ d: SIMD4<UInt32>) {
+        storeBytes(of: a, as: SIMD4<UInt32>.self)
+        (self + 16).storeBytes(of: b, as: SIMD4<UInt32>.self)
+        (self + 32).storeBytes(of: c, as: SIMD4<UInt32>.self)
+        (self + 48).storeBytes(of: d, as: SIMD4<UInt32>.self)
     }
 }
