@@ -4,8 +4,8 @@ import Glibc
 import LayoutCore
 
 /// A background pattern (seed 002, CGPattern): one cell drawn once by a callback into a small buffer,
-/// then repeated. Tiling copies whole rows with `memcpy` from a pre-tiled strip (the cell repeated
-/// across the widest target seen, one cell wider for the phase), so a full frame costs about a copy.
+/// then repeated. Tiling copies rows with `memcpy` from a pre-tiled strip (the cell repeated
+/// across the widest target seen, one cell wider for the phase), so a full frame costs less than a copy.
 ///
 /// Cells are opaque: the callback draws onto the cell's background colour.
 public final class PatternTile {
@@ -41,8 +41,23 @@ public final class PatternTile {
         var sy = positiveModulo(r.y - phaseY, cellHeight)
         let bytes = r.width * 4
         let stripRow = self.stripRow
+        // A wide row takes one period from the strip and then copies what it has written onto its
+        // own continuation, doubling each time: the source stays in L1 however many different rows
+        // the cell has (a row copied whole from the strip would read it from L2).
+        let period = cellWidth * 4
         for y in r.minY..<r.maxY {
-            UnsafeMutableRawPointer(target.row(y) + r.x).copyMemory(from: strip.row(stripRow[sy]) + sx, byteCount: bytes)
+            let dst = UnsafeMutableRawPointer(target.row(y) + r.x)
+            if bytes <= 4 * period {
+                dst.copyMemory(from: strip.row(stripRow[sy]) + sx, byteCount: bytes)
+            } else {
+                dst.copyMemory(from: strip.row(stripRow[sy]) + sx, byteCount: period)
+                var have = period
+                while have < bytes {
+                    let n = Swift.min(have, bytes - have)
+                    (dst + have).copyMemory(from: dst, byteCount: n)
+                    have += n
+                }
+            }
             sy += 1
             if sy == cellHeight { sy = 0 }
         }

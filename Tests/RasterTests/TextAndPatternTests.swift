@@ -111,12 +111,13 @@ import Testing
 }
 
 @Suite struct PatternTests {
-    /// Tiling must equal looking up each pixel in the cell modulo its size, for any phase (exact).
-    @Test(arguments: [(0, 0), (7, 3), (-5, -13), (31, 100)])
-    func tilingEqualsModuloLookup(phaseX: Int, phaseY: Int) throws {
+    /// Tiling must equal looking up each pixel in the cell modulo its size, for any phase (exact),
+    /// in a wide rectangle (rows doubled onto themselves) and a narrow one (rows copied whole).
+    @Test(arguments: [(0, 0, 90), (7, 3, 90), (-5, -13, 90), (31, 100, 90), (7, 3, 40), (-5, -13, 17)])
+    func tilingEqualsModuloLookup(phaseX: Int, phaseY: Int, width: Int) throws {
         let tile = try PatternTile.cross(cell: 12)
         let buf = try PixelBuffer(width: 101, height: 37)
-        let rect = PixelRect(x: 3, y: 2, width: 90, height: 30)
+        let rect = PixelRect(x: 3, y: 2, width: width, height: 30)
         tile.fill(Canvas(buf), rect: rect, phaseX: phaseX, phaseY: phaseY)
         for y in 0..<37 {
             for x in 0..<101 {
