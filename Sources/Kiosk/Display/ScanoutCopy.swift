@@ -72,9 +72,8 @@ public struct ScanoutCopy {
     /// hardware prefetchers follow, and each destination line is completed by four consecutive
     /// stores, as write-combining wants. Bands start on a 64-byte line of the first panel row;
     /// the narrower columns before and after, and panel rows past a multiple of 4, go through
-    /// 4x4 blocks or the scalar loop. (Tiles of 64x64 measured 2-3x slower: each store to a line
-    /// not yet in cache waits in the store queue, and small tiles gave four times the waiting
-    /// stores per line fetched; see BENCHMARKS.md.)
+    /// 4x4 blocks or the scalar loop. (64x64 tiles of 4x4 blocks, whose loads hop between source
+    /// rows, took 1.3-1.5x as long; other shapes tried are in BENCHMARKS.md.)
     static func transpose(
         _ r: PixelRect, clockwise: Bool, src: UnsafePointer<UInt32>, ss: Int,
         dst: UnsafeMutablePointer<UInt32>, ds: Int, panel p: PixelRect, kernel: Kernel
