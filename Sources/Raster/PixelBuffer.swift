@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// How a 32-bit pixel is laid out. Both are little-endian `UInt32`s, bytes B, G, R, A/X.
 public enum PixelFormat: Sendable, Hashable {
     /// `0x00RRGGBB`: opaque, the top byte is ignored on read and written as 0.
@@ -34,12 +40,16 @@ public final class PixelBuffer {
         guard stride >= width * 4, stride % 4 == 0, stride <= Self.maximumDimension * 16 else {
             throw .invalidArgument(call: "PixelBuffer.init", message: "stride \(stride) invalid for width \(width)")
         }
+        // calloc, not allocate + memset: a frame-sized block comes zeroed from the kernel, so start-up
+        // does not write every new buffer twice (zeros, then the first frame). Failure is an error.
+        guard let memory = calloc(stride * height, 1) else {
+            throw .invalidArgument(call: "PixelBuffer.init", message: "cannot allocate \(stride * height) bytes for \(width)x\(height)")
+        }
         self.width = width
         self.height = height
         self.bytesPerRow = stride
         self.format = format
-        self.base = UnsafeMutableRawPointer.allocate(byteCount: stride * height, alignment: 64)
-        self.base.initializeMemory(as: UInt8.self, repeating: 0, count: stride * height)
+        self.base = memory
         self.parent = nil
     }
 
@@ -53,7 +63,7 @@ public final class PixelBuffer {
     }
 
     deinit {
-        if parent == nil { base.deallocate() }
+        if parent == nil { free(base) }
     }
 
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
