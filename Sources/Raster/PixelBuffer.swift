@@ -23,6 +23,8 @@ public final class PixelBuffer {
     public let bytesPerRow: Int
     public let format: PixelFormat
     @usableFromInline let base: UnsafeMutableRawPointer
+    /// What calloc returned (`base` is it rounded up to 64 bytes); nil for a view.
+    private let allocation: UnsafeMutableRawPointer?
     /// The buffer that owns the memory when this is a view, so that it outlives the view.
     private let parent: PixelBuffer?
 
@@ -42,14 +44,16 @@ public final class PixelBuffer {
         }
         // calloc, not allocate + memset: a frame-sized block comes zeroed from the kernel, so start-up
         // does not write every new buffer twice (zeros, then the first frame). Failure is an error.
-        guard let memory = calloc(stride * height, 1) else {
+        // 63 spare bytes put the first row on a cache line.
+        guard let memory = calloc(stride * height + 63, 1) else {
             throw .invalidArgument(call: "PixelBuffer.init", message: "cannot allocate \(stride * height) bytes for \(width)x\(height)")
         }
         self.width = width
         self.height = height
         self.bytesPerRow = stride
         self.format = format
-        self.base = memory
+        self.allocation = memory
+        self.base = memory + (64 - Int(bitPattern: memory) & 63) & 63
         self.parent = nil
     }
 
@@ -59,11 +63,12 @@ public final class PixelBuffer {
         self.bytesPerRow = parent.bytesPerRow
         self.format = parent.format
         self.base = parent.base + rect.y * parent.bytesPerRow + rect.x * 4
+        self.allocation = nil
         self.parent = parent
     }
 
     deinit {
-        if parent == nil { free(base) }
+        free(allocation)
     }
 
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }

@@ -117,3 +117,19 @@ import Testing
         #expect(d.rects == [PixelRect(x: 0, y: 0, width: 20, height: 20)])
     }
 }
+
+@Suite struct PixelBufferMemoryTests {
+    /// New buffers are zeroed and start on a cache line, small (heap) and frame-sized (mmap) alike.
+    @Test(arguments: [(3, 2), (100, 7), (1920, 1080)])
+    func newBuffersAreZeroedAndCacheLineAligned(width: Int, height: Int) throws {
+        for _ in 0..<4 {
+            let buf = try PixelBuffer(width: width, height: height)
+            buf.withUnsafePixels { base, bytesPerRow in
+                #expect(Int(bitPattern: base) % 64 == 0)
+                let bytes = UnsafeRawBufferPointer(start: base, count: bytesPerRow * height)
+                #expect(!bytes.contains { $0 != 0 })
+            }
+            Canvas(buf).clear(.white)   // dirty the memory before it is freed and reused
+        }
+    }
+}
