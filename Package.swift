@@ -50,10 +50,12 @@ let package = Package(
         ),
         // Linux headers that Glibc's module leaves out (epoll, signalfd, timerfd, inotify, VT, evdev).
         .systemLibrary(name: "CLinux"),
+        // Non-temporal stores (a compiler builtin Swift cannot spell) for writing scanout memory.
+        .systemLibrary(name: "CStreamingStores"),
         // The program's logic: display output, event loop, screens. Tested without a device.
         .target(
             name: "Kiosk",
-            dependencies: ["LayoutCore", "Raster", "CDRM", "CInput", "CLinux", "TOML"]
+            dependencies: ["LayoutCore", "Raster", "CDRM", "CInput", "CLinux", "CStreamingStores", "TOML"]
         ),
         // A TOML 1.0 parser whose values carry their source positions: pure Swift, no Foundation, no C.
         .target(name: "TOML"),

@@ -62,12 +62,13 @@ import Testing
     /// The SIMD kernel against the scalar one on rectangles with whole 16-column bands, narrower
     /// columns either side of them (the panel starting at every 4-byte offset within a 64-byte
     /// line, and a pitch that shifts each row's offset), and panel heights not a multiple of 4.
-    @Test(arguments: [DisplayRotation.quarter, .threeQuarters])
-    func simdKernelAgreesWithScalar(rotation: DisplayRotation) throws {
+    /// A pitch that is a multiple of 16 bytes takes the streaming stores, another the plain ones.
+    @Test(arguments: [DisplayRotation.quarter, .threeQuarters], [68, 72])
+    func simdKernelAgreesWithScalar(rotation: DisplayRotation, pitchPadding: Int) throws {
         let (w, h) = (70, 130)
         let src = try numbered(width: w, height: h)
         let copy = ScanoutCopy(rotation: rotation, logicalWidth: w, logicalHeight: h)
-        let stride = copy.panelWidth * 4 + 68
+        let stride = copy.panelWidth * 4 + pitchPadding
         let size = stride * copy.panelHeight
         let rects = [
             PixelRect(x: 0, y: 0, width: w, height: h),
