@@ -50,6 +50,10 @@ func fixed3(_ v: Double) -> String {
 func benchmarkSize(width: Int, height: Int, pngDirectory: String?) throws {
     let source = try PixelBuffer(width: width, height: height)
     let copy = try PixelBuffer(width: width, height: height)
+    // A real frame to copy: never-written (calloc'd) memory would be read from the kernel's
+    // shared zero page, which sits in L1 and flatters the memcpy.
+    try ReferenceScene(width: width, height: height, pattern: .circles).render(on: Canvas(source))
+    Canvas(copy).clear(.black)
     // One memcpy of the whole frame (both strides are width*4, so copyRows is a single copyMemory).
     let memcpyMs = medianMilliseconds { _ in copy.copyRows(from: source, rect: copy.bounds) }
     print("memcpy \(width)x\(height) \(fixed3(memcpyMs)) 1.000")
