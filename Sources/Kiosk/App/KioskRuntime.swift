@@ -260,7 +260,10 @@ public final class KioskRuntime {
             do {
                 // Tracked like a spawned program: when logind refuses (no polkit rule for the kiosk's
                 // user), systemctl fails and the banner says so instead of nothing happening.
-                let pid = try ProcessLauncher.start(Command(argv: ["systemctl", verb]))
+                // --no-ask-password: systemctl would otherwise start a polkit agent (pkttyagent) on
+                // its stdin, the kiosk's tty1, which is in graphics mode: a password prompt there
+                // nobody can see or answer would keep the request hanging instead of refused.
+                let pid = try ProcessLauncher.start(Command(argv: ["systemctl", "--no-ask-password", verb]))
                 spawned[pid] = (verb, verb)
                 Log.info("asked systemd to \(verb) (systemctl pid \(pid))")
             } catch {
