@@ -114,3 +114,55 @@ e2e_as() {
     _u=$1; shift
     su -s /bin/sh "$_u" -c "$(printf "'%s' " "$@")"
 }
+
+# What goes next to the scenario's own files, and the tar of /results onto the results disk
+# (/dev/vda); used by run-scenario at the end and by e2e_shutdown_by before the shutdown.
+e2e_collect() {
+    dmesg > /results/dmesg.txt
+    udevadm info --export-db > /results/udev-db.txt 2>&1
+    cat /proc/bus/input/devices > /results/input-devices.txt
+    if [ -d /run/systemd/system ]; then
+        journalctl -b --no-pager -o short-monotonic > /results/journal.txt 2>&1
+        systemctl --failed --no-pager > /results/systemd-failed.txt 2>&1
+    fi
+}
+e2e_write_results() {
+    if tar -cf /dev/vda -C /results . && sync; then
+        echo "KIOSK-E2E: RESULTS-WRITTEN $(du -sk /results | cut -f1)KiB"
+    else
+        echo "KIOSK-E2E: FATAL writing results to /dev/vda failed"
+        return 1
+    fi
+}
+
+# e2e_shutdown_by KIND SECONDS CMD...: for a scenario whose system powers off or reboots by
+# itself (header `e2e-ends: poweroff|reboot`, systemd mode), as the last thing guest.sh does.
+# Writes the results so far onto the results disk (nothing later comes back), lets the
+# shutdown stop the scenario's unit without the test bed's own forced power-off, streams the
+# journal to the serial console until the end, says AWAITING-SHUTDOWN KIND, runs CMD (what
+# should bring the system down) and waits SECONDS. The host then reads on the serial console
+# that systemd went through KIND's whole shutdown. If the system is still up after SECONDS,
+# the test bed's power-off is put back and it returns 1 (the host fails the scenario).
+E2E_UNIT_DROPIN=/run/systemd/system/kiosk-e2e.service.d
+e2e_shutdown_by() {
+    _sd_kind=$1 _sd_wait=$2; shift 2  # own names: CMD may run helpers that set _t
+    [ -d /run/systemd/system ] || { e2e_log "e2e_shutdown_by: systemd mode only"; return 1; }
+    e2e_collect
+    e2e_write_results || return 1
+    mkdir -p "$E2E_UNIT_DROPIN"
+    printf '[Unit]\nSuccessAction=none\nFailureAction=none\n' > "$E2E_UNIT_DROPIN/shutdown.conf"
+    systemctl daemon-reload
+    # Outside this unit's cgroup and without default dependencies: it lasts until
+    # systemd-shutdown's final kill, past everything the shutdown logs.
+    systemd-run --quiet --unit=kiosk-e2e-journal -p DefaultDependencies=no -p StandardOutput=tty \
+        -p TTYPath=/dev/ttyS0 journalctl -f -n 0 -o short-monotonic --no-pager ||
+        e2e_log "e2e_shutdown_by: no journal on the console"
+    echo "KIOSK-E2E: AWAITING-SHUTDOWN $_sd_kind"
+    "$@"
+    sleep "$_sd_wait"  # the shutdown's SIGTERM ends this
+    e2e_log "e2e_shutdown_by: no $_sd_kind within ${_sd_wait}s"
+    systemctl stop kiosk-e2e-journal.service
+    rm -f "$E2E_UNIT_DROPIN/shutdown.conf"
+    systemctl daemon-reload
+    return 1
+}

@@ -2,6 +2,7 @@
 import argparse
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -66,8 +67,38 @@ def load_check(path):
     return mod.check
 
 
-def guest_verdict(serial, boot):
-    """Why the guest run itself failed, from the serial log; None if it completed."""
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+# How a shutdown that systemd carries out shows on the console: its target reached (the status
+# line), then the kernel's last words. The test bed's own end (SuccessAction=poweroff-force of
+# kiosk-e2e.service) skips the target, so it does not pass for one.
+SHUTDOWNS = {"poweroff": ("poweroff.target", "reboot: Power down"),
+             "reboot": ("reboot.target", "reboot: Restarting system")}
+
+
+def shutdown_verdict(serial, kind):
+    """For a scenario whose system shuts down by itself: None if it was a whole `kind`."""
+    marker = f"KIOSK-E2E: AWAITING-SHUTDOWN {kind}"
+    if marker not in serial:
+        if "KIOSK-E2E: GUEST-EXIT" in serial:
+            return f"guest.sh ended without handing over to the {kind} (no e2e_shutdown_by {kind})"
+        return f"guest stopped before handing over to the {kind} (no '{marker}' on the serial console)"
+    after = ANSI.sub("", serial[serial.index(marker):])
+    if "KIOSK-E2E: GUEST-EXIT" in after:
+        return f"no {kind}: the system was still up when e2e_shutdown_by gave up waiting"
+    target, last = SHUTDOWNS[kind]
+    for other, (other_target, other_last) in SHUTDOWNS.items():
+        if other != kind and other_last in after:
+            return f"the guest did a {other} ('{other_last}'), not a {kind}"
+    if not re.search(rf"Reached target {re.escape(target)}\b", after):
+        return f"systemd never reached {target}: not a {kind} through systemd"
+    if last not in after:
+        return f"the kernel never said '{last}' after the {kind} began"
+    return None
+
+
+def guest_verdict(serial, boot, ends=None):
+    """Why the guest run itself failed, from the serial log; None if it completed (or, with
+    ends, shut down that way by itself)."""
     for bad in ("Kernel panic", "BUG: ", "Oops: "):
         if bad in serial:
             return f"kernel problem in the guest ({bad.strip()})"
@@ -76,6 +107,8 @@ def guest_verdict(serial, boot):
             return "guest setup failed: " + line[len("KIOSK-E2E: FATAL "):]
     if boot.stopped:
         return boot.stopped
+    if ends:
+        return shutdown_verdict(serial, ends)
     if "KIOSK-E2E: DONE" not in serial:
         return "guest stopped before finishing (no 'KIOSK-E2E: DONE' on the serial console)"
     return None
@@ -145,7 +178,7 @@ def run_scenario(sc, args, guest, payload_files, results_root):
     got = qemu.extract_results(run_dir, out / "files")
     shutil.rmtree(run_dir)
     failures = []
-    why = guest_verdict(boot.serial, boot)
+    why = guest_verdict(boot.serial, boot, sc.ends)
     if why:
         if boot.stopped:
             why += f"\nwhat the guest was doing (from its agent; full: {out / 'diagnosis.txt'}):\n"
@@ -154,9 +187,10 @@ def run_scenario(sc, args, guest, payload_files, results_root):
     if not got:
         return ["the guest returned no results (results disk empty)"], boot.serial
     r = Result(sc.name, out / "files", boot.serial)
-    guest_rc = r.text("guest.rc").strip()
-    if guest_rc != "0":
-        failures.append(f"guest.sh exited {guest_rc} (see files/guest.log)")
+    if not sc.ends:  # else guest.sh never exits: the shutdown ends it
+        guest_rc = r.text("guest.rc").strip()
+        if guest_rc != "0":
+            failures.append(f"guest.sh exited {guest_rc} (see files/guest.log)")
     try:
         load_check(sc.check)(r)
     except CheckFailed as e:
@@ -175,7 +209,8 @@ def main(argv):
     args = parse_args(argv)
     if args.list:
         for sc in scenario.all_scenarios():
-            print(f"{sc.name:20} mode={sc.mode} timeout={sc.timeout}s needs={' '.join(sc.needs) or '-'}")
+            print(f"{sc.name:20} mode={sc.mode} timeout={sc.timeout}s needs={' '.join(sc.needs) or '-'}"
+                  + (f" ends={sc.ends}" if sc.ends else ""))
         return 0
     selected = scenario.select(args.scenarios)
     preflight()

@@ -6,6 +6,9 @@ guest.sh may start with header comments that configure the run:
     # e2e-needs: kiosk        payload binaries that must exist, or the scenario fails
     # e2e-memory: 1024        guest RAM in MB
     # e2e-mode: fast          fast (busybox initramfs) or systemd
+    # e2e-ends: poweroff      the system shuts down by itself (poweroff or reboot; systemd
+                              mode): guest.sh ends with e2e_shutdown_by, and the host wants
+                              systemd's whole shutdown on the console instead of DONE
 """
 import re
 from pathlib import Path
@@ -23,6 +26,7 @@ class Scenario:
         self.check = path / "check.py"
         self.timeout, self.memory, self.mode, self.needs = 180, 1024, "fast", []
         self.silence = 120
+        self.ends = None
         for line in self.guest.read_text().splitlines():
             m = re.match(r"#\s*e2e-(\w+):\s*(.*?)\s*$", line)
             if not m:
@@ -38,8 +42,14 @@ class Scenario:
                 self.mode = v
             elif k == "needs":
                 self.needs = v.split()
+            elif k == "ends":
+                if v not in ("poweroff", "reboot"):
+                    raise ValueError(f"{self.guest}: e2e-ends: {v!r} (poweroff or reboot)")
+                self.ends = v
             else:
                 raise ValueError(f"{self.guest}: unknown header e2e-{k}")
+        if self.ends and self.mode != "systemd":
+            raise ValueError(f"{self.guest}: e2e-ends needs e2e-mode: systemd")
 
 
 def all_scenarios():

@@ -19,7 +19,10 @@ from .rootfs import put
 SUITE = "bookworm"
 PACKAGES = ["systemd", "systemd-sysv", "udev", "libdrm2", "libinput10", "kmod", "libfreetype6",
             "libpng16-16", "fonts-dejavu-core",
-            "dbus"]  # dbus: systemd-run, logind, as on a real device
+            "dbus",  # dbus: systemd-run, logind, as on a real device
+            # polkit 122 (JS rules): whether logind lets the kiosk user power off. polkitd
+            # depends on default-logind, a virtual package debootstrap cannot resolve: named.
+            "polkitd", "libpam-systemd"]
 IMAGE_MB = 1024
 # Units that only slow a test boot down or write over the serial console.
 MASKED = ["serial-getty@ttyS0.service", "apt-daily.timer", "apt-daily-upgrade.timer",
