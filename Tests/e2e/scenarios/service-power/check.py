@@ -80,7 +80,8 @@ def check(r):
     agents = [l for l in journal.splitlines() if "Registered Authentication Agent" in l]
     r.expect(not agents, f"systemctl started a polkit agent: {agents[0] if agents else ''}")
     refusals = [l for l in journal.splitlines() if re.search(r"systemctl\[\d+\]: Call to \w+ failed", l)]
-    r.note(f"systemctl's words in the journal: {refusals[0].split(': ', 1)[-1] if refusals else '(none)'}")
+    words = sorted({l.split(": ", 1)[-1].strip() for l in refusals})
+    r.note(f"systemctl's words in the journal: {' / '.join(words) or '(none)'}")
 
     # With the rule: allowed, then the real thing.
     allowed = authz(r, "authz-with-rule.txt")
