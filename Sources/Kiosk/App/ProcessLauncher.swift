@@ -1,7 +1,7 @@
 import Glibc
 
 /// Starts configured programs: argv arrays only (no shell), looked up in PATH when not absolute,
-/// with the kiosk's environment plus the item's, default signal handling and an empty signal
+/// with the kiosk's environment (less systemd's notify variables) plus the item's, default signal handling and an empty signal
 /// mask (the kiosk blocks the signals it reads through signalfd; children must not inherit that).
 public enum ProcessLauncher {
     public static func start(_ command: Command) throws(SystemError) -> pid_t {
@@ -16,15 +16,13 @@ public enum ProcessLauncher {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        var environment: [String] = []
+        var inherited: [String] = []
         var index = 0
         while let entry = environ[index] {
-            let text = String(cString: entry)
-            let key = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
-            if command.environment[key] == nil { environment.append(text) }
+            inherited.append(String(cString: entry))
             index += 1
         }
-        for (k, v) in command.environment.sorted(by: { $0.key < $1.key }) { environment.append("\(k)=\(v)") }
+        let environment = childEnvironment(inherited: inherited, for: command)
 
         var pid: pid_t = 0
         let status = withCStrings(command.argv) { argv in
@@ -35,6 +33,22 @@ public enum ProcessLauncher {
         guard status == 0 else { throw SystemError("start \(program)", errno: status) }
         return pid
     }
+
+    /// The kiosk's `inherited` environment (KEY=value entries) without `serviceOnly`, with the
+    /// command's own variables replacing or added to it.
+    public static func childEnvironment(inherited: [String], for command: Command) -> [String] {
+        var environment: [String] = []
+        for text in inherited {
+            let key = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
+            if command.environment[key] == nil && !serviceOnly.contains(key) { environment.append(text) }
+        }
+        for (k, v) in command.environment.sorted(by: { $0.key < $1.key }) { environment.append("\(k)=\(v)") }
+        return environment
+    }
+
+    /// What systemd hands the service's main process only: a child that inherited them would
+    /// send its own READY/STOPPING/WATCHDOG to the kiosk's unit (which rejects and logs them).
+    public static let serviceOnly: Set<String> = ["NOTIFY_SOCKET", "WATCHDOG_PID", "WATCHDOG_USEC"]
 
     /// Children that have ended, without waiting: (pid, what happened, whether it failed).
     public static func reap() -> [(pid: pid_t, result: String, failed: Bool)] {
