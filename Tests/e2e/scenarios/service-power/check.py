@@ -79,6 +79,9 @@ def check(r):
     # systemctl must not start a polkit agent on the kiosk's tty1 (nobody can answer it there).
     agents = [l for l in journal.splitlines() if "Registered Authentication Agent" in l]
     r.expect(not agents, f"systemctl started a polkit agent: {agents[0] if agents else ''}")
+    # Nor report to the kiosk's notify socket, which systemd keeps for the main process.
+    strays = [l for l in journal.splitlines() if "reception only permitted for main PID" in l]
+    r.expect(not strays, f"a child of the kiosk sent to its notify socket: {strays[0] if strays else ''}")
     refusals = [l for l in journal.splitlines() if re.search(r"systemctl\[\d+\]: Call to \w+ failed", l)]
     words = sorted({l.split(": ", 1)[-1].strip() for l in refusals})
     r.note(f"systemctl's words in the journal: {' / '.join(words) or '(none)'}")
