@@ -156,7 +156,6 @@ public func sourceOverSpanScalar(_ dst: UnsafeMutablePointer<UInt32>, count: Int
 @inlinable
 public func coverageOverSpan(_ dst: UnsafeMutablePointer<UInt32>, coverage: UnsafePointer<UInt8>, count: Int,
                              source: UInt32, outputMask: UInt32) {
-    let opaqueDst: UInt32 = outputMask == 0xFFFF_FFFF ? 0 : 0xFF00_0000
     typealias Lanes = SIMD16<UInt16>
     @inline(__always) func splat(_ pixel: UInt32) -> Lanes { unsafeBitCast(SIMD8<UInt32>(repeating: pixel), to: Lanes.self) }
     let low = Lanes(repeating: 0x00FF), half = Lanes(repeating: 0x0080), all = SIMD8<UInt32>(repeating: 255)

@@ -91,13 +91,22 @@ public final class Canvas {
         fill(Rect(x: rect.minX, y: topBand, width: rect.width, height: bottomBand - topBand), color: color, opacity: opacity)
     }
 
+    /// Strokes the outline of a rectangle with rounded corners, centred on it, `width` pixels wide.
+    /// (Unlike the fill, the stroke gains nothing measurable from drawing its straight middle rows
+    /// as rectangles: its cost is in the corners' inner and outer arcs.)
+    public func stroke(_ rect: Rect, radii: CornerRadii, width: Double, color: Color, opacity: Double = 1) {
+        guard rect.width > 0, rect.height > 0 else { return }
+        stroke(.roundedRect(rect, radii: radii), width: width, color: color, opacity: opacity)
+    }
+
     /// Fills `shape`: its rectangle with the chosen corners rounded.
     public func fill(_ shape: RoundedRect, color: Color, opacity: Double = 1) {
-        let r = shape.effectiveRadius
-        func radius(_ corner: Corners) -> Double { shape.corners.contains(corner) ? r : 0 }
-        fill(shape.rect, radii: CornerRadii(topLeft: radius(.topLeft), topRight: radius(.topRight),
-                                           bottomRight: radius(.bottomRight), bottomLeft: radius(.bottomLeft)),
-             color: color, opacity: opacity)
+        fill(shape.rect, radii: CornerRadii(shape), color: color, opacity: opacity)
+    }
+
+    /// Strokes the outline of `shape`, centred on it.
+    public func stroke(_ shape: RoundedRect, width: Double, color: Color, opacity: Double = 1) {
+        stroke(shape.rect, radii: CornerRadii(shape), width: width, color: color, opacity: opacity)
     }
 
     // MARK: Paths

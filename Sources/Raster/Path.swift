@@ -149,6 +149,13 @@ public struct CornerRadii: Hashable, Sendable {
 
     public init(all r: Double) { self.init(topLeft: r, topRight: r, bottomRight: r, bottomLeft: r) }
 
+    /// The radii of `shape`: its effective radius at the corners it rounds, 0 at the others.
+    public init(_ shape: RoundedRect) {
+        let r = shape.effectiveRadius
+        func radius(_ corner: Corners) -> Double { shape.corners.contains(corner) ? r : 0 }
+        self.init(topLeft: radius(.topLeft), topRight: radius(.topRight), bottomRight: radius(.bottomRight), bottomLeft: radius(.bottomLeft))
+    }
+
     /// Radii made non-negative (NaN = 0) and scaled down together so that they fit in `size`.
     public func fitted(to size: Size) -> CornerRadii {
         func clean(_ v: Double) -> Double { v > 0 ? Swift.min(v, 1e9) : 0 }
@@ -170,9 +177,6 @@ extension Path {
     /// The outline of LayoutCore's `RoundedRect` (the shape its hit tests use): the chosen corners
     /// get the effective radius, the others stay square.
     public static func roundedRect(_ shape: RoundedRect) -> Path {
-        let r = shape.effectiveRadius
-        func radius(_ c: Corners) -> Double { shape.corners.contains(c) ? r : 0 }
-        return roundedRect(shape.rect, radii: CornerRadii(topLeft: radius(.topLeft), topRight: radius(.topRight),
-                                                          bottomRight: radius(.bottomRight), bottomLeft: radius(.bottomLeft)))
+        roundedRect(shape.rect, radii: CornerRadii(shape))
     }
 }

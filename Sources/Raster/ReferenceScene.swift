@@ -67,7 +67,7 @@ public final class ReferenceScene {
         for i in 0..<9 {
             guard let r = rowRect(i, offset: offset) else { continue }
             canvas.fill(r, radii: CornerRadii(all: r.height / 4), color: Self.rowFill, opacity: Self.rowOpacity)
-            if i == 4 { canvas.stroke(.roundedRect(r, radius: r.height / 4), width: 2, color: Self.outline) }
+            if i == 4 { canvas.stroke(r, radii: CornerRadii(all: r.height / 4), width: 2, color: Self.outline) }
             let padding = 0.1 * r.width
             let baseline = r.midY + (metrics.ascent - metrics.descent) / 2
             canvas.drawText("Item \(i)", font: font, size: textSize, at: Point(x: r.minX + padding, y: baseline),

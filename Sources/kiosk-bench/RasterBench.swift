@@ -125,7 +125,7 @@ func printMenuParts(width: Int, height: Int) throws {
         ("menu", fastest { scene.drawMenu(on: canvas, offset: 0.25) }),
         ("rounded-rows", fastest { for r in rects { canvas.fill(r, radii: CornerRadii(all: r.height / 4), color: fill, opacity: 0.85) } }),
         ("square-rows", fastest { for r in rects { canvas.fill(r, color: fill, opacity: 0.85) } }),
-        ("outline", fastest { canvas.stroke(Path.roundedRect(rects[4], radius: rects[4].height / 4), width: 2, color: .white) }),
+        ("outline", fastest { canvas.stroke(rects[4], radii: CornerRadii(all: rects[4].height / 4), width: 2, color: .white) }),
         ("labels", fastest { for (i, r) in rects.enumerated() {
             canvas.drawText("Item \(i)", font: scene.font, size: textSize, at: Point(x: r.minX + 0.1 * r.width, y: r.midY + (metrics.ascent - metrics.descent) / 2),
                             color: .white, maxWidth: 0.8 * r.width)

@@ -68,7 +68,7 @@ public final class ArcMenuScene {
         layout.forEachVisibleRow(at: offset, domain: domain) { row in
             let r = row.frame
             canvas.fill(r, radii: CornerRadii(all: r.height / 4), color: Self.rowFill, opacity: 0.85)
-            if row.item == selected { canvas.stroke(.roundedRect(r, radius: r.height / 4), width: 2, color: Self.highlight) }
+            if row.item == selected { canvas.stroke(r, radii: CornerRadii(all: r.height / 4), width: 2, color: Self.highlight) }
             let padding = 0.1 * r.width
             let baseline = r.midY + (metrics.ascent - metrics.descent) / 2
             canvas.drawText(labels[row.index], font: font, size: textSize, at: Point(x: r.minX + padding, y: baseline),

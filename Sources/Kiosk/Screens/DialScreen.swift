@@ -88,12 +88,11 @@ public final class DialScreen: MenuScreen {
         let metrics = resources.font.lineMetrics(size: labelSize)
         for item in layout.visibleItems(at: offset, domain: controller.scroller.domain, count: controller.count) {
             let frame = Rect(center: item.center, size: g.itemSize)
-            let shape = Path.roundedRect(frame, radius: frame.height / 2)
-            let isSelected = item.item == selected
-            canvas.fill(frame, radii: CornerRadii(all: frame.height / 2), color: theme.row, opacity: theme.rowOpacity)
-            if isSelected {
-                canvas.fill(frame, radii: CornerRadii(all: frame.height / 2), color: theme.highlight, opacity: 0.35)
-                canvas.stroke(shape, width: theme.highlightWidth, color: theme.highlight)
+            let pill = CornerRadii(all: frame.height / 2)
+            canvas.fill(frame, radii: pill, color: theme.row, opacity: theme.rowOpacity)
+            if item.item == selected {
+                canvas.fill(frame, radii: pill, color: theme.highlight, opacity: 0.35)
+                canvas.stroke(frame, radii: pill, width: theme.highlightWidth, color: theme.highlight)
             }
             drawLabel(items[item.index], in: frame, size: labelSize, metrics: metrics, on: canvas)
         }

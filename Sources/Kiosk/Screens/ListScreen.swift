@@ -107,10 +107,9 @@ public final class ListScreen: MenuScreen {
             let inset = theme.highlightWidth / 2
             let ring = RoundedRect(rect: frame.insetBy(dx: inset, dy: inset), radius: theme.cornerRadius * frame.height - inset,
                                    corners: row.position.roundedCorners)
-            let outline = Path.roundedRect(ring)
             // A tint as well as the ring: a 2 px outline alone is easy to lose across the room.
             canvas.fill(ring, color: theme.highlight, opacity: 0.3)
-            canvas.stroke(outline, width: theme.highlightWidth, color: theme.highlight)
+            canvas.stroke(ring, width: theme.highlightWidth, color: theme.highlight)
         }
     }
 }

@@ -100,13 +100,14 @@ public final class ScreenResources {
                         highlighted: Bool, textSize: Double, transform: AffineTransform = .identity) {
         let radius = theme.cornerRadius * min(r.height, r.width)
         let rounded = RoundedRect(rect: r, radius: radius, corners: corners)
-        let shape = Path.roundedRect(rounded)
         if transform.isIdentity {
             canvas.fill(rounded, color: theme.row, opacity: theme.rowOpacity)
+            if highlighted { canvas.stroke(rounded, width: theme.highlightWidth, color: theme.highlight) }
         } else {
+            let shape = Path.roundedRect(rounded)
             canvas.fill(shape, color: theme.row, opacity: theme.rowOpacity, transform: transform)
+            if highlighted { canvas.stroke(shape, width: theme.highlightWidth, color: theme.highlight, transform: transform) }
         }
-        if highlighted { canvas.stroke(shape, width: theme.highlightWidth, color: theme.highlight, transform: transform) }
         if r.height > r.width * 1.05, transform.isIdentity {
             drawTileContents(on: canvas, frame: r, label: label, icon: icon, textSize: textSize)
             return
