@@ -27,10 +27,12 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        // A vector multiply-high (one instruction) that Swift's SIMD types cannot spell.
+        .systemLibrary(name: "CSIMDBuiltins"),
         // The software rasterizer: buffers, coverage, blending, patterns, text, images, damage.
         .target(
             name: "Raster",
-            dependencies: ["LayoutCore", "CFreeType", "CPNG", .product(name: "RealModule", package: "swift-numerics")]
+            dependencies: ["LayoutCore", "CFreeType", "CPNG", "CSIMDBuiltins", .product(name: "RealModule", package: "swift-numerics")]
         ),
         .testTarget(
             name: "RasterTests",

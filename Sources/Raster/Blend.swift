@@ -1,3 +1,5 @@
+import CSIMDBuiltins
+
 /// Source-over compositing of premultiplied ARGB onto a row of pixels, with the exact `div255`.
 ///
 /// Two implementations: `SpanBlender` works on two channels at once inside a `UInt32`
@@ -133,16 +135,17 @@ public func sourceOverSpan(_ dst: UnsafeMutablePointer<UInt32>, count: Int, sour
     }
 }
 
-/// `t / 255` rounded, in each lane, given `t + 128` (exact for every product of two bytes).
+/// `t / 255` rounded, in each lane, given `t + 128` (exact for every product of two bytes):
+/// `(t · 257) >> 16`, one multiply-high instruction instead of two shifts and an add.
 @inlinable @inline(__always)
 func div255Lanes(_ t: SIMD16<UInt16>) -> SIMD16<UInt16> {
-    (t &+ (t &>> 8)) &>> 8
+    kiosk_mulhi_u16x16(t, SIMD16<UInt16>(repeating: 257))
 }
 
-/// `div255Lanes(t) << 8` in one operation fewer: the quotient already sits in the high byte.
+/// `div255Lanes(t) << 8`.
 @inlinable @inline(__always)
 func div255LanesShifted(_ t: SIMD16<UInt16>) -> SIMD16<UInt16> {
-    (t &+ (t &>> 8)) & SIMD16<UInt16>(repeating: 0xFF00)
+    div255Lanes(t) &<< 8
 }
 
 /// The scalar twin of `sourceOverSpan`, one pixel at a time.
