@@ -51,13 +51,18 @@ shot reloaded
 e2e_run render-reloaded kiosk render /etc/kiosk/kiosk.toml --size 1024x768 --out /results/render-reloaded.png
 
 # kill -9: systemd restarts it; the menu is back when a new process wrote the status file
-# and when systemd has READY=1 (first frame flipped) from it.
+# and when systemd has READY=1 (first frame flipped) from it. The READY time is systemd's own
+# (ActiveEnterTimestampMonotonic) against the monotonic clock at the kill, so the polling below
+# (systemctl under TCG costs 0.1-0.3 s a call, on the same two vCPUs) is not counted in it.
 start=$(now_ms)
+kill_mono_us=$(awk '{ printf "%d", $1 * 1000000 }' /proc/uptime)
 kill -9 "$pid"
 e2e_wait_for 30 sh -c 'p=$(sed -n "s/.*\"pid\": \([0-9]*\).*/\1/p" /run/kiosk/status.json) && [ -n "$p" ] && [ "$p" != '"$pid"' ]'
 echo $(( $(now_ms) - start )) > restart-status-ms.txt
 service_wait_ready 30 "$pid"
-echo $(( $(now_ms) - start )) > restart-ready-ms.txt
+echo $(( $(now_ms) - start )) > restart-ready-polled-ms.txt
+ready_mono_us=$(systemctl show -p ActiveEnterTimestampMonotonic --value kiosk.service)
+echo $(( (ready_mono_us - kill_mono_us) / 1000 )) > restart-ready-ms.txt
 main_pid > pid-after-kill.txt
 systemctl show -p NRestarts --value kiosk.service > restarts.txt
 sleep 1
