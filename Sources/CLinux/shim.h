@@ -1,4 +1,4 @@
-// Linux interfaces Glibc's Swift module leaves out: epoll, signalfd, timerfd, inotify, VT and evdev.
+// Linux interfaces Glibc's Swift module leaves out: epoll, signalfd, timerfd, inotify, VT, evdev, malloc_trim.
 #pragma once
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
@@ -8,3 +8,4 @@
 #include <linux/vt.h>
 #include <linux/kd.h>
 #include <linux/input.h>
+#include <malloc.h>

@@ -314,6 +314,8 @@ public final class KioskRuntime {
         checkIdle()
         frame()
         writeStatus()
+        // The old screens, fonts and icons are gone.
+        FreedMemory.returnToSystem()
     }
 
     private func signalsArrived() {

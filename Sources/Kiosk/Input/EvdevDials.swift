@@ -81,6 +81,7 @@ public final class EvdevDials {
         guard let dial = dials.removeValue(forKey: node) else { return }
         loop?.unwatch(dial.descriptor.rawValue)
         Log.info("input device removed: \(dial.name) [\(node.split(separator: "/").last ?? "")]")
+        FreedMemory.returnToSystem()
     }
 
     private func read(_ dial: Dial) {

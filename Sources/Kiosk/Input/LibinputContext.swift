@@ -74,10 +74,13 @@ public final class LibinputContext {
     public func dispatch() -> [RawInputEvent] {
         _ = libinput_dispatch(context)
         var events: [RawInputEvent] = []
+        var removed = false
         while let event = libinput_get_event(context) {
             defer { libinput_event_destroy(event) }
+            removed = removed || libinput_event_get_type(event) == LIBINPUT_EVENT_DEVICE_REMOVED
             translate(event, into: &events)
         }
+        if removed { FreedMemory.returnToSystem() }
         return events
     }
 
