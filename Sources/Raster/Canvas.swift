@@ -81,13 +81,12 @@ public final class Canvas {
             return
         }
         let top = Int(topBand), bottom = Int(bottomBand)
-        let saved = clip
-        defer { clip = saved }
-        clip = saved.intersection(PixelRect(x: saved.x, y: saved.y, width: saved.width, height: top - saved.y))
-        if !clip.isEmpty { fill(polylines: corners, blender: blender, rule: .nonZero) }
-        clip = saved.intersection(PixelRect(x: saved.x, y: bottom, width: saved.width, height: saved.maxY - bottom))
-        if !clip.isEmpty { fill(polylines: corners, blender: blender, rule: .nonZero) }
-        clip = saved
+        withClip(PixelRect(x: clip.x, y: clip.y, width: clip.width, height: top - clip.y)) {
+            fill(polylines: corners, blender: blender, rule: .nonZero)
+        }
+        withClip(PixelRect(x: clip.x, y: bottom, width: clip.width, height: clip.maxY - bottom)) {
+            fill(polylines: corners, blender: blender, rule: .nonZero)
+        }
         fill(Rect(x: rect.minX, y: topBand, width: rect.width, height: bottomBand - topBand), color: color, opacity: opacity)
     }
 
