@@ -112,19 +112,18 @@ struct SpanBlender {
 public func sourceOverSpan(_ dst: UnsafeMutablePointer<UInt32>, count: Int, source: UInt32, outputMask: UInt32) {
     let opaqueDst: UInt32 = outputMask == 0xFFFF_FFFF ? 0 : 0xFF00_0000
     typealias Lanes = SIMD16<UInt16>
-    @inline(__always) func splat(_ pixel: UInt32) -> Lanes { unsafeBitCast(SIMD8<UInt32>(repeating: pixel), to: Lanes.self) }
     let inv = Lanes(repeating: UInt16(truncatingIfNeeded: 255 &- (source >> 24)))
-    let src = splat(source)
+    let src = splatLanes(source)
     let low = Lanes(repeating: 0x00FF), half = Lanes(repeating: 0x0080)
     // The destination's alpha only reaches its own byte, which XRGB masks off: no need to set it.
-    let andMask = splat(outputMask)
+    let andMask = splatLanes(outputMask)
     var i = 0
     let raw = UnsafeMutableRawPointer(dst)
     while i &+ 8 <= count {
         let d = raw.loadUnaligned(fromByteOffset: i &* 4, as: Lanes.self)
         // Even bytes (blue, red) and odd bytes (green, alpha) times inv, each divided by 255 exactly.
         let rb = div255Lanes((d & low) &* inv &+ half)
-        let ag = div255LanesShifted((d &>> 8) &* inv &+ half)
+        let ag = div255Lanes((d &>> 8) &* inv &+ half) &<< 8
         // No channel exceeds 255 (premultiplied), so the sum carries nothing between bytes.
         raw.storeBytes(of: (src &+ (rb | ag)) & andMask, toByteOffset: i &* 4, as: Lanes.self)
         i &+= 8
@@ -142,10 +141,10 @@ func div255Lanes(_ t: SIMD16<UInt16>) -> SIMD16<UInt16> {
     kiosk_mulhi_u16x16(t, SIMD16<UInt16>(repeating: 257))
 }
 
-/// `div255Lanes(t) << 8`.
+/// Eight copies of `pixel`, seen as the 16 channel lanes the blend loops work in.
 @inlinable @inline(__always)
-func div255LanesShifted(_ t: SIMD16<UInt16>) -> SIMD16<UInt16> {
-    div255Lanes(t) &<< 8
+func splatLanes(_ pixel: UInt32) -> SIMD16<UInt16> {
+    unsafeBitCast(SIMD8<UInt32>(repeating: pixel), to: SIMD16<UInt16>.self)
 }
 
 /// The scalar twin of `sourceOverSpan`, one pixel at a time.
@@ -160,11 +159,10 @@ public func sourceOverSpanScalar(_ dst: UnsafeMutablePointer<UInt32>, count: Int
 public func coverageOverSpan(_ dst: UnsafeMutablePointer<UInt32>, coverage: UnsafePointer<UInt8>, count: Int,
                              source: UInt32, outputMask: UInt32) {
     typealias Lanes = SIMD16<UInt16>
-    @inline(__always) func splat(_ pixel: UInt32) -> Lanes { unsafeBitCast(SIMD8<UInt32>(repeating: pixel), to: Lanes.self) }
     let low = Lanes(repeating: 0x00FF), half = Lanes(repeating: 0x0080), all = SIMD8<UInt32>(repeating: 255)
-    let srcEven = splat(source) & low, srcOdd = splat(source) &>> 8
+    let srcEven = splatLanes(source) & low, srcOdd = splatLanes(source) &>> 8
     // The destination's alpha only reaches its own byte, which XRGB masks off: no need to set it.
-    let andMask = splat(outputMask)
+    let andMask = splatLanes(outputMask)
     var i = 0
     let raw = UnsafeMutableRawPointer(dst)
     while i &+ 8 <= count {
