@@ -176,17 +176,10 @@ struct QuarterTurn {
             let (b0, b1, b2, b3) = transpose4x4((s + 4 &* cs).load16(), (s + 5 &* cs).load16(), (s + 6 &* cs).load16(), (s + 7 &* cs).load16())
             let (c0, c1, c2, c3) = transpose4x4((s + 8 &* cs).load16(), (s + 9 &* cs).load16(), (s + 10 &* cs).load16(), (s + 11 &* cs).load16())
             let (e0, e1, e2, e3) = transpose4x4((s + 12 &* cs).load16(), (s + 13 &* cs).load16(), (s + 14 &* cs).load16(), (s + 15 &* cs).load16())
-            if streaming {
-                d.streamLine(a0, b0, c0, e0)
-                (d + lane).streamLine(a1, b1, c1, e1)
-                (d + 2 &* lane).streamLine(a2, b2, c2, e2)
-                (d + 3 &* lane).streamLine(a3, b3, c3, e3)
-            } else {
-                d.storeLine(a0, b0, c0, e0)
-                (d + lane).storeLine(a1, b1, c1, e1)
-                (d + 2 &* lane).storeLine(a2, b2, c2, e2)
-                (d + 3 &* lane).storeLine(a3, b3, c3, e3)
-            }
+            d.storeLine(a0, b0, c0, e0, streaming: streaming)
+            (d + lane).storeLine(a1, b1, c1, e1, streaming: streaming)
+            (d + 2 &* lane).storeLine(a2, b2, c2, e2, streaming: streaming)
+            (d + 3 &* lane).storeLine(a3, b3, c3, e3, streaming: streaming)
             s += sStep
             d += dStep
             y &+= 4
@@ -241,17 +234,17 @@ fileprivate extension UnsafeRawPointer {
 }
 
 fileprivate extension UnsafeMutableRawPointer {
-    /// 64 bytes as four ascending 16-byte stores.
-    @inline(__always) func storeLine(_ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ c: SIMD4<UInt32>, _ d: SIMD4<UInt32>) {
+    /// 64 bytes as four ascending 16-byte stores; with `streaming` (self 16-byte aligned) as
+    /// streaming stores, so the line is not fetched into the cache first only to be overwritten,
+    /// which halves a quarter turn's memory traffic.
+    @inline(__always) func storeLine(_ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ c: SIMD4<UInt32>, _ d: SIMD4<UInt32>, streaming: Bool) {
+        if streaming {
+            kiosk_stream_line(self, a, b, c, d)
+            return
+        }
         storeBytes(of: a, as: SIMD4<UInt32>.self)
         (self + 16).storeBytes(of: b, as: SIMD4<UInt32>.self)
         (self + 32).storeBytes(of: c, as: SIMD4<UInt32>.self)
         (self + 48).storeBytes(of: d, as: SIMD4<UInt32>.self)
-    }
-
-    /// The same 64 bytes (self 16-byte aligned) as streaming stores: the line is not fetched into
-    /// the cache first only to be overwritten, which halves a quarter turn's memory traffic.
-    @inline(__always) func streamLine(_ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ c: SIMD4<UInt32>, _ d: SIMD4<UInt32>) {
-        kiosk_stream_line(self, a, b, c, d)
     }
 }
