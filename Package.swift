@@ -29,15 +29,33 @@ let package = Package(
         ),
         // A vector multiply-high (one instruction) that Swift's SIMD types cannot spell.
         .systemLibrary(name: "CSIMDBuiltins"),
+        // Plain geometry both sides share: points, sizes, rectangles (continuous and whole-pixel),
+        // angles, affine maps, rounded rectangles, display rotation. No Foundation, no C.
+        .target(
+            name: "Geometry",
+            dependencies: [.product(name: "RealModule", package: "swift-numerics")]
+        ),
+        .testTarget(
+            name: "GeometryTests",
+            dependencies: [
+                "Geometry",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
         // The software rasterizer: buffers, coverage, blending, patterns, text, images, damage.
         .target(
             name: "Raster",
-            dependencies: ["LayoutCore", "CFreeType", "CPNG", "CSIMDBuiltins", .product(name: "RealModule", package: "swift-numerics")]
+            dependencies: ["Geometry", "CFreeType", "CPNG", "CSIMDBuiltins", .product(name: "RealModule", package: "swift-numerics")]
         ),
         .testTarget(
             name: "RasterTests",
-            dependencies: ["Raster", "LayoutCore"],
+            dependencies: ["Raster", "Geometry", "ReferenceScene"],
             exclude: ["Golden", "Fixtures"]
+        ),
+        // Reference scene S1 (DESIGN.md §5): a fixture for the golden tests and benchmarks, not in any product.
+        .target(
+            name: "ReferenceScene",
+            dependencies: ["Geometry", "Raster", .product(name: "RealModule", package: "swift-numerics")]
         ),
         // libdrm, and libinput with libudev: module maps and one shim header each.
         .systemLibrary(
@@ -54,10 +72,10 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // Non-temporal stores (a compiler builtin Swift cannot spell) for writing scanout memory.
         .systemLibrary(name: "CStreamingStores"),
-        // The program's logic: display output, event loop, screens. Tested without a device.
+        // The program's logic: config, display output, input and key codes, event loop, screens. Tested without a device.
         .target(
             name: "Kiosk",
-            dependencies: ["LayoutCore", "Raster", "CDRM", "CInput", "CLinux", "CStreamingStores", "TOML"]
+            dependencies: ["Geometry", "LayoutCore", "Raster", "CDRM", "CInput", "CLinux", "CStreamingStores", "TOML"]
         ),
         // A TOML 1.0 parser whose values carry their source positions: pure Swift, no Foundation, no C.
         .target(name: "TOML"),
@@ -67,22 +85,24 @@ let package = Package(
         // The `kiosk` executable: argument parsing only.
         .executableTarget(
             name: "KioskCLI",
-            dependencies: ["Kiosk", "LayoutCore", "Raster", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Kiosk", "Geometry", "LayoutCore", "Raster", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/kiosk"
         ),
         .testTarget(
             name: "KioskTests",
-            dependencies: ["Kiosk", "LayoutCore", "Raster", "TOML"],
+            dependencies: ["Kiosk", "Geometry", "LayoutCore", "Raster", "TOML"],
             exclude: ["Golden", "ConfigFixtures"]
         ),
-        // Pure geometry, layouts and motion: no Foundation, no C, no devices.
+        // Layouts, scrolling, motion and input interpretation (knobs, gestures): no Foundation, no C, no devices.
         .target(
             name: "LayoutCore",
-            dependencies: [.product(name: "RealModule", package: "swift-numerics")]
+            dependencies: ["Geometry", .product(name: "RealModule", package: "swift-numerics")]
         ),
+        // Prints layouts as text, to look at them without a display.
         .executableTarget(
             name: "kiosk-layout-demo",
             dependencies: [
+                "Geometry",
                 "LayoutCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -90,11 +110,12 @@ let package = Package(
         // Benchmarks print figures; they are never part of the tests.
         .executableTarget(
             name: "kiosk-bench",
-            dependencies: ["LayoutCore", "Raster", "Kiosk"]
+            dependencies: ["Geometry", "LayoutCore", "Raster", "ReferenceScene", "Kiosk"]
         ),
         .testTarget(
             name: "LayoutCoreTests",
             dependencies: [
+                "Geometry",
                 "LayoutCore",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

@@ -1,3 +1,4 @@
+import Geometry
 import RealModule
 
 /// Which screen edge the ellipse of an arc menu hugs. Its centre lies on that edge and the

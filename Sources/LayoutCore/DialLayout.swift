@@ -1,3 +1,4 @@
+import Geometry
 import RealModule
 
 /// One item standing on the dial.

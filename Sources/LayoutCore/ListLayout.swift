@@ -1,3 +1,5 @@
+import Geometry
+
 /// Where a row sits in its section's run within its column, which says which corners to round.
 public enum RowPosition: String, Hashable, Sendable {
     case single, top, middle, bottom

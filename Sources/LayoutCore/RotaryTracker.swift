@@ -1,3 +1,4 @@
+import Geometry
 import RealModule
 
 /// Follows a finger turning a dial (seed 003): the angle of the touch around the centre

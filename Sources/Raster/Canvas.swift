@@ -1,4 +1,4 @@
-import LayoutCore
+import Geometry
 
 /// Draws into a `PixelBuffer` through a clip rectangle: every operation is clipped first, then drawn.
 ///

@@ -1,3 +1,5 @@
+import Geometry
+
 /// The parts of a frame that changed, kept as a few rectangles so that a frame copies only what moved.
 ///
 /// Adding a rectangle merges it with any it overlaps or touches when the union wastes little area;

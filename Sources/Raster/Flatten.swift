@@ -1,4 +1,4 @@
-import LayoutCore
+import Geometry
 import RealModule
 
 /// A run of connected points in device space, the output of flattening one subpath.

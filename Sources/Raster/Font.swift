@@ -1,4 +1,4 @@
-import LayoutCore
+import Geometry
 
 /// Where a text's anchor point sits on its baseline.
 public enum TextAlignment: Sendable, Hashable {

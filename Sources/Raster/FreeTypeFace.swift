@@ -1,5 +1,5 @@
 import CFreeType
-import LayoutCore
+import Geometry
 
 /// Owns one `FT_Library`; faces keep it alive for as long as they exist.
 final class FreeTypeLibrary {

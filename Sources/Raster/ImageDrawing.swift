@@ -1,4 +1,4 @@
-import LayoutCore
+import Geometry
 
 extension Canvas {
     /// Draws `image` scaled into `rect` with bilinear filtering (edge pixels clamped), composited

@@ -1,7 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import LayoutCore
+import Geometry
 
 /// A background pattern (seed 002, CGPattern): one cell drawn once by a callback into a small buffer,
 /// then repeated. Tiling copies rows with `memcpy` from a pre-tiled strip (the cell repeated
@@ -70,8 +67,8 @@ public final class PatternTile {
         let width = ((minWidth + cellWidth - 1) / cellWidth) * cellWidth
         var unique: [Int] = []          // cell rows that differ from every earlier one
         stripRow = (0..<cellHeight).map { y in
-            let row = UnsafeRawPointer(cell.row(y))
-            if let k = unique.firstIndex(where: { memcmp(UnsafeRawPointer(cell.row($0)), row, cellWidth * 4) == 0 }) { return k }
+            let row = UnsafeBufferPointer(start: cell.row(y), count: cellWidth)
+            if let k = unique.firstIndex(where: { UnsafeBufferPointer(start: cell.row($0), count: cellWidth).elementsEqual(row) }) { return k }
             unique.append(y)
             return unique.count - 1
         }

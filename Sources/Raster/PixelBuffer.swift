@@ -1,3 +1,6 @@
+import Geometry
+
+// calloc and free, for zeroed frame memory that the kernel hands out already cleared (see init).
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

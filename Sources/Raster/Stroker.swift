@@ -1,4 +1,4 @@
-import LayoutCore
+import Geometry
 import RealModule
 
 /// How the ends of an open stroked subpath look.

@@ -1,4 +1,4 @@
-import LayoutCore
+import Geometry
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import Geometry
 import LayoutCore
 
 /// Per-frame layout cost must not grow with the number of items: the same work for 10 and 100,000.

@@ -1,5 +1,6 @@
-import LayoutCore
+import Geometry
 import Raster
+import ReferenceScene
 #if canImport(Glibc)
 import Glibc
 #endif

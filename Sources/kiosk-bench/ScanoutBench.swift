@@ -1,5 +1,5 @@
+import Geometry
 import Kiosk
-import LayoutCore
 import Raster
 
 /// The copy from the shadow buffer to scanout memory, per rotation, full frame and damage-limited,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Geometry
 import LayoutCore
 
 /// Prints what the layouts and the scrolling physics do for a scripted sequence of input,

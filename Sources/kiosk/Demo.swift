@@ -1,4 +1,5 @@
 import ArgumentParser
+import Geometry
 import Kiosk
 import LayoutCore
 import Raster

@@ -1,6 +1,6 @@
 import ArgumentParser
+import Geometry
 import Kiosk
-import LayoutCore
 import Raster
 
 @main

@@ -1,6 +1,6 @@
 import ArgumentParser
+import Geometry
 import Kiosk
-import LayoutCore
 import Raster
 
 /// Previews screens of a config without a device, through the same headless output the tests use.

@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import Kiosk
-import LayoutCore
 import Raster
 import Testing
 

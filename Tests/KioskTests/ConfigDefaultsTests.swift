@@ -1,4 +1,3 @@
-import LayoutCore
 import Raster
 import Testing
 import TOML

@@ -1,4 +1,3 @@
-import LayoutCore
 import Testing
 @testable import Kiosk
 

@@ -1,4 +1,3 @@
-import LayoutCore
 import Raster
 import Testing
 @testable import Kiosk

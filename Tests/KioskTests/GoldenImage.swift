@@ -1,6 +1,5 @@
 import Glibc
 import Kiosk
-import LayoutCore
 import Raster
 import Testing
 

@@ -1,3 +1,4 @@
+import Geometry
 @testable import Kiosk
 import LayoutCore
 import Raster

@@ -1,5 +1,5 @@
+import Geometry
 import Kiosk
-import LayoutCore
 import Raster
 import Testing
 

@@ -1,4 +1,4 @@
-import LayoutCore
+import Geometry
 import Raster
 import Testing
 

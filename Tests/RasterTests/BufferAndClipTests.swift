@@ -1,5 +1,6 @@
-import LayoutCore
+import Geometry
 import Raster
+import ReferenceScene
 import Testing
 
 @Suite struct BufferAndClipTests {

@@ -1,5 +1,5 @@
+import Geometry
 import Glibc
-import LayoutCore
 import Raster
 import Testing
 

@@ -1,6 +1,7 @@
+import Geometry
 import Glibc
-import LayoutCore
 import Raster
+import ReferenceScene
 import Testing
 
 /// Golden images: each compared pixel by pixel with the stated tolerance; on failure the actual image

@@ -1,4 +1,4 @@
-import LayoutCore
+import Geometry
 import Raster
 
 /// Renders screen `name` of `config` as a panel of `width` x `height` turned by `rotation` would

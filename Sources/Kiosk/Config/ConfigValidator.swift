@@ -1,5 +1,4 @@
 import Glibc
-import LayoutCore
 import Raster
 
 /// Checks a decoded config against everything the running kiosk would meet: fonts and images that

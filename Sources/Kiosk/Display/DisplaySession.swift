@@ -1,5 +1,5 @@
+import Geometry
 import Glibc
-import LayoutCore
 import Raster
 
 /// The display across everything that can happen to it while the kiosk runs: the connector

@@ -1,4 +1,4 @@
-import LayoutCore
+import Geometry
 import Raster
 
 /// An output without a display: frames go through the same rotated, damage-limited copy as

@@ -1,5 +1,5 @@
 import CStreamingStores
-import LayoutCore
+import Geometry
 import Raster
 
 /// Copies rectangles of the logical (shadow) image onto the panel-oriented scanout buffer,

@@ -1,5 +1,5 @@
+import Geometry
 import Glibc
-import LayoutCore
 import Raster
 
 /// The screen, through two dumb buffers and page flips.

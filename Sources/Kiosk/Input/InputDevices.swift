@@ -1,4 +1,3 @@
-import LayoutCore
 
 /// Every input device the kiosk reads, on one seat: libinput's (touch, wheels, keys, buttons)
 /// and the REL_DIAL dials it ignores, all delivered as `RawInputEvent`s from the event loop.

@@ -1,3 +1,4 @@
+import Geometry
 import LayoutCore
 
 /// What the menu on screen is asked to do.

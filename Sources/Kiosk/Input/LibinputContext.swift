@@ -1,6 +1,6 @@
 import CInput
+import Geometry
 import Glibc
-import LayoutCore
 
 /// libinput on a udev seat: touchscreens, wheels, keys and buttons, with hotplug. The one owner
 /// of the `libinput` and `udev` objects and of the interface table libinput keeps a pointer to.

@@ -1,4 +1,4 @@
-import LayoutCore
+import Geometry
 
 /// Input as the devices report it, before gestures: touches in panel coordinates (pixels of
 /// the mode, not yet rotated), wheel motion in v120 units, dial steps, keys and buttons.

@@ -1,3 +1,4 @@
+import Geometry
 import Glibc
 import LayoutCore
 import Raster

@@ -1,3 +1,4 @@
+import Geometry
 import LayoutCore
 
 /// Sizes of a dial screen, derived from the style and the area below the header; every

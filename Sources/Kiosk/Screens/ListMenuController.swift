@@ -1,3 +1,4 @@
+import Geometry
 import LayoutCore
 
 /// The state of a grouped list screen between input and frames, with time passed in.

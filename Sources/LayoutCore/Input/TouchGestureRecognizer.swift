@@ -1,3 +1,5 @@
+import Geometry
+
 /// A touch as the input layer reports it, already in logical screen coordinates.
 public enum TouchEvent: Hashable, Sendable {
     case down(slot: Int32, at: Point, time: Double)

@@ -1,10 +1,6 @@
-import LayoutCore
+import Geometry
+import Raster
 import RealModule
-
-/// The background patterns of scene S1.
-public enum ScenePattern: String, Sendable, CaseIterable {
-    case checker, cross, circles
-}
 
 /// Reference scene S1 (DESIGN.md §5), shared by the golden tests and `kiosk-bench`: a pattern
 /// background and nine rounded-rectangle rows with labels on the right-hand half-ellipse.
@@ -27,11 +23,7 @@ public final class ReferenceScene {
         self.height = height
         self.pattern = pattern
         let cell = Swift.max(2, Int((32 * Double(height) / 1080).rounded()))
-        switch pattern {
-        case .checker: tile = try .checker(cell: cell)
-        case .cross: tile = try .cross(cell: cell)
-        case .circles: tile = try .circles(cell: cell)
-        }
+        tile = try .named(pattern, cell: cell)
         font = try Font(path: fontPath)
     }
 

@@ -1,8 +1,6 @@
-import LayoutCore
-
 /// An integer rectangle of whole pixels: columns x..<x+width, rows y..<y+height.
-/// Clips and damage are whole pixels, so they use this rather than LayoutCore's `Rect`.
-public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
+/// Clips and damage are whole pixels, so they use this rather than `Rect`.
+public struct PixelRect: AxisAlignedRect, Hashable, Sendable, CustomStringConvertible {
     public var x: Int
     public var y: Int
     public var width: Int
@@ -24,21 +22,6 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     @inlinable public var isEmpty: Bool { width <= 0 || height <= 0 }
     @inlinable public var area: Int { isEmpty ? 0 : width * height }
 
-    @inlinable public func intersection(_ o: PixelRect) -> PixelRect {
-        let x0 = Swift.max(minX, o.minX), y0 = Swift.max(minY, o.minY)
-        let x1 = Swift.min(maxX, o.maxX), y1 = Swift.min(maxY, o.maxY)
-        guard x1 > x0, y1 > y0 else { return .zero }
-        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-    }
-
-    @inlinable public func union(_ o: PixelRect) -> PixelRect {
-        if isEmpty { return o }
-        if o.isEmpty { return self }
-        let x0 = Swift.min(minX, o.minX), y0 = Swift.min(minY, o.minY)
-        let x1 = Swift.max(maxX, o.maxX), y1 = Swift.max(maxY, o.maxY)
-        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-    }
-
     @inlinable public func intersects(_ o: PixelRect) -> Bool { !intersection(o).isEmpty }
 
     @inlinable public func contains(_ o: PixelRect) -> Bool {
@@ -59,7 +42,7 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Converts a coordinate to Int without trapping: NaN becomes 0, huge values are clamped.
-@inlinable func clampToPixel(_ v: Double) -> Int {
+@inlinable package func clampToPixel(_ v: Double) -> Int {
     guard v == v else { return 0 }
     return Int(Swift.min(Swift.max(v, -1_000_000_000), 1_000_000_000))
 }

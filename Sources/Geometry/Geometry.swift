@@ -42,7 +42,7 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// An axis-aligned rectangle; a negative size is treated as empty.
-public struct Rect: Hashable, Sendable, CustomStringConvertible {
+public struct Rect: AxisAlignedRect, Hashable, Sendable, CustomStringConvertible {
     public var origin: Point
     public var size: Size
 
@@ -80,21 +80,6 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 
     @inlinable public func intersects(_ other: Rect) -> Bool {
         !isEmpty && !other.isEmpty && minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
-    }
-
-    @inlinable public func intersection(_ other: Rect) -> Rect {
-        let x0 = Swift.max(minX, other.minX), y0 = Swift.max(minY, other.minY)
-        let x1 = Swift.min(maxX, other.maxX), y1 = Swift.min(maxY, other.maxY)
-        guard x1 > x0, y1 > y0 else { return .zero }
-        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-    }
-
-    @inlinable public func union(_ other: Rect) -> Rect {
-        if isEmpty { return other }
-        if other.isEmpty { return self }
-        let x0 = Swift.min(minX, other.minX), y0 = Swift.min(minY, other.minY)
-        let x1 = Swift.max(maxX, other.maxX), y1 = Swift.max(maxY, other.maxY)
-        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     @inlinable public func insetBy(dx: Double, dy: Double) -> Rect {

@@ -1,4 +1,4 @@
-import LayoutCore
+import Geometry
 import PropertyBased
 import Testing
 
