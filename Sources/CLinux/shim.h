@@ -1,4 +1,4 @@
-// Linux interfaces Glibc's Swift module leaves out: epoll, signalfd, timerfd, inotify, VT, evdev, malloc_trim.
+// Linux interfaces Glibc's Swift module leaves out: epoll, signalfd, timerfd, eventfd, inotify, VT, evdev, malloc_trim.
 #pragma once
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
@@ -9,3 +9,4 @@
 #include <linux/kd.h>
 #include <linux/input.h>
 #include <malloc.h>
+#include <sys/eventfd.h>

@@ -179,6 +179,12 @@ public struct Scroller: Sendable {
         settle(at: domain.clamp(ScrollOffset(whole: item)))
     }
 
+    /// Jumps exactly to `position` (held inside the domain), without animation: a menu moved by
+    /// something other than input, a fraction at a time.
+    public mutating func jump(to position: ScrollOffset) {
+        settle(at: domain.clamp(position))
+    }
+
     /// Replaces the domain (content changed); the position is held inside it and settled.
     public mutating func setDomain(_ newDomain: ScrollDomain) {
         domain = newDomain

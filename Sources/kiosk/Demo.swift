@@ -28,21 +28,24 @@ struct Demo: ParsableCommand {
     @Option(help: ArgumentHelp("Panel size for --headless-offset (before --rotation).", valueName: "WxH")) var size = "1024x768"
 
     func validate() throws {
-        guard ScenePattern(rawValue: pattern) != nil else { throw ValidationError("--pattern must be checker, cross or circles") }
-        guard DemoOptions.Motion(rawValue: motion) != nil else { throw ValidationError("--motion must be auto, steps or none") }
+        guard Self.patterns.contains(pattern) else { throw ValidationError("--pattern must be checker, cross or circles") }
+        guard Autopilot.Motion(rawValue: motion) != nil else { throw ValidationError("--motion must be auto, steps or none") }
         guard (1...100).contains(detentsPerItem) else { throw ValidationError("--detents-per-item must be 1...100") }
         if headlessOffset != nil, out == nil { throw ValidationError("--headless-offset needs --out") }
         if let flips, flips < 1 { throw ValidationError("--flips must be at least 1") }
     }
 
+    static let patterns = ["checker", "cross", "circles"]
+
     func run() throws {
         var options = DemoOptions()
         options.display = display.request
         options.rotation = DisplayRotation(degrees: display.rotation)!
-        options.pattern = ScenePattern(rawValue: pattern)!
-        options.motion = DemoOptions.Motion(rawValue: motion)!
+        options.pattern = BackgroundPattern(rawValue: pattern)!
+        options.motion = Autopilot.Motion(rawValue: motion)!
         options.seat = noInput ? nil : seat
-        options.knob = KnobAccumulator(detentsPerItem: detentsPerItem, direction: reverseKnob ? -1 : 1)
+        options.detentsPerItem = detentsPerItem
+        options.knobDirection = reverseKnob ? -1 : 1
         options.screenshotPath = screenshot
         options.exitAfterFlips = flips
         options.terminal = terminal
@@ -51,11 +54,11 @@ struct Demo: ParsableCommand {
                 guard let offset = parseOffset(text), let (w, h) = parseSize(size) else {
                     throw ValidationError("--headless-offset takes WHOLE or WHOLE+FRACTION, --size WxH")
                 }
-                try DemoRunner.renderHeadless(width: w, height: h, offset: offset, options: options, to: out!)
+                try Runtime.renderDemo(width: w, height: h, offset: offset, options: options, to: out!)
                 print(out!)
                 return 0
             }
-            return try DemoRunner(options: options).run()
+            return try Runtime.demo(options).run()
         }
         if status != 0 { throw ExitCode(status) }
     }

@@ -24,7 +24,7 @@ struct Run: ParsableCommand {
     func run() throws {
         let status = try failing {
             do {
-                return try KioskRuntime(options: .init(configPath: configPath, terminal: terminal)).run()
+                return try Runtime.kiosk(KioskRunOptions(configPath: configPath, terminal: terminal)).run()
             } catch let e as DisplayError {
                 if case .noDevice = e {
                     Log.error("\(e.description). To preview the menu without a display: kiosk render \(configPath) --all --out-dir DIR")

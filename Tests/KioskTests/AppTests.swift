@@ -103,35 +103,39 @@ import Testing
         return (app, checker)
     }
 
-    /// Renders frames at 60 Hz for `seconds`, returning the last frame.
+    /// Moves the app on at 60 Hz for `seconds`, drawing every frame into `frame` as the runtime's
+    /// pass does (advance, then draw); returns the effects it asked for.
     @discardableResult
-    static func run(_ app: KioskApp, _ frame: PixelBuffer, from now: inout Double, seconds: Double) -> PixelBuffer {
+    static func run(_ app: KioskApp, _ frame: PixelBuffer, from now: inout Double, seconds: Double) -> [Effect] {
+        let canvas = Canvas(frame)
+        var effects: [Effect] = []
         let end = now + seconds
         while now < end {
-            _ = app.render(into: frame, now: now)
+            effects += app.advance(now: now)
+            canvas.resetClip()
+            _ = app.draw(on: canvas, full: false)
             now += 1.0 / 60
         }
-        return frame
+        return effects
     }
 
-    /// Starts what the app asked for with the kiosk's launcher and waits for it, as the runtime does.
-    static func perform(_ app: KioskApp, now: Double) throws {
-        for request in app.takeRequests() {
-            switch request {
-            case .exec(let command, let label), .spawn(let command, let label):
-                let kind = if case .exec = request { "exec" } else { "spawn" }
-                do {
-                    let pid = try ProcessLauncher.start(command)
-                    var status: Int32 = 0
-                    #expect(waitpid(pid, &status, 0) == pid)
-                    app.actionFinished(label: label, action: kind, result: "exited with status \((status >> 8) & 0xff)",
-                                       failed: status != 0, now: now)
-                } catch {
-                    app.actionFinished(label: label, action: kind, result: "failed to start: \(error)", failed: true, now: now)
-                }
-            default:
-                Issue.record("unexpected request \(request)")
-            }
+    /// The runtime on a headless panel, with its loop turned by hand.
+    static func runtime(_ app: KioskApp) throws -> (Runtime, HeadlessOutput) {
+        let output = try HeadlessOutput(panelWidth: app.width, panelHeight: app.height, rotation: .none)
+        let runtime = try Runtime(app: app, output: output, signals: try SignalSource(Runtime.handledSignals), config: nil,
+                                  options: Runtime.Options(), startup: StartupTimeline())
+        try runtime.start()
+        return (runtime, output)
+    }
+
+    /// Turns the runtime's loop until `done` or 10 s. A child's SIGCHLD goes to whichever of the
+    /// test process's threads does not block it, so the test raises it on the loop's thread, as
+    /// the kernel does for the kiosk's single thread (reaping is WNOHANG: extra ones are harmless).
+    static func turn(_ runtime: Runtime, until done: () -> Bool) throws {
+        let deadline = MonotonicClock.now() + 10
+        while !done(), MonotonicClock.now() < deadline {
+            raise(SIGCHLD)
+            try runtime.runOnce(timeout: 0.02)
         }
     }
 
@@ -168,44 +172,52 @@ import Testing
         #expect(app.lastAction?.action == "back")
     }
 
+    /// The real runtime hands the display over for an `exec` item, gets it back when the program
+    /// exits (reaped through SIGCHLD), and records how background programs ended.
     @Test func execAndSpawnRunTheirArgv() throws {
         let sandbox = Sandbox()
         let (app, _) = try Self.makeApp(sandbox)
-        let frame = try PixelBuffer(width: 800, height: 480)
-        var now = 0.0
-        Self.run(app, frame, from: &now, seconds: 0.1)
-        app.handle(.command(.next, count: 1), now: now)
-        Self.run(app, frame, from: &now, seconds: 1)
-        #expect(app.currentScreen.selectedIndex == 1)
-        app.handle(.command(.select, count: 1), now: now)
-        Self.run(app, frame, from: &now, seconds: 0.1)
-        try Self.perform(app, now: now)
+        let (runtime, output) = try Self.runtime(app)
+        try Self.turn(runtime) { output.presentedFrames > 0 && !app.needsFrame }
+        app.handle(.command(.next, count: 1), now: MonotonicClock.now())
+        try Self.turn(runtime) { app.currentScreen.selectedIndex == 1 && !app.currentScreen.isMoving }
+        app.handle(.command(.select, count: 1), now: MonotonicClock.now())
+        var framesWhileHandedOver: Int?
+        try Self.turn(runtime) {
+            if output.isHandedOver { framesWhileHandedOver = output.presentedFrames }
+            return app.lastAction?.result.hasPrefix("exited") == true
+        }
+        let framesBefore = try #require(framesWhileHandedOver, "the display was not handed over while the program ran")
+        #expect(!output.isHandedOver, "the display was not taken back")
         #expect(sandbox.record("exec") == ["exec", "two words"])
         #expect(app.lastAction?.result == "exited with status 0")
         #expect(app.bannerText == nil)
+        try Self.turn(runtime) { output.presentedFrames > framesBefore }
+        #expect(output.presentedFrames > framesBefore, "no frame after taking the display back")
 
-        app.handle(.command(.next, count: 1), now: now)
-        Self.run(app, frame, from: &now, seconds: 1)
-        app.handle(.command(.select, count: 1), now: now)
-        Self.run(app, frame, from: &now, seconds: 0.1)
-        try Self.perform(app, now: now)
+        app.handle(.command(.next, count: 1), now: MonotonicClock.now())
+        try Self.turn(runtime) { app.currentScreen.selectedIndex == 2 && !app.currentScreen.isMoving }
+        app.handle(.command(.select, count: 1), now: MonotonicClock.now())
+        try Self.turn(runtime) { app.lastAction?.action == "spawn" && app.lastAction?.result.hasPrefix("exited") == true }
         #expect(sandbox.record("spawn") == ["spawn"])
+        #expect(!output.isHandedOver, "a background program took the display")
     }
 
     @Test func aProgramThatCannotStartShowsABannerAndTheMenuStays() throws {
         let sandbox = Sandbox()
         let (app, _) = try Self.makeApp(sandbox)
-        let frame = try PixelBuffer(width: 800, height: 480)
-        var now = 0.0
-        Self.run(app, frame, from: &now, seconds: 0.1)
-        app.handle(.command(.next, count: 3), now: now)  // "Broken", the last item (the arc does not wrap)
-        Self.run(app, frame, from: &now, seconds: 1)
-        app.handle(.command(.select, count: 1), now: now)
-        Self.run(app, frame, from: &now, seconds: 0.1)
-        try Self.perform(app, now: now)
+        let (runtime, output) = try Self.runtime(app)
+        try Self.turn(runtime) { output.presentedFrames > 0 }
+        app.handle(.command(.next, count: 3), now: MonotonicClock.now())  // "Broken", the last item (the arc does not wrap)
+        try Self.turn(runtime) { app.currentScreen.selectedIndex == 3 && !app.currentScreen.isMoving }
+        app.handle(.command(.select, count: 1), now: MonotonicClock.now())
+        try Self.turn(runtime) { app.lastAction?.result.hasPrefix("failed to start") == true }
         #expect(app.lastAction?.result.hasPrefix("failed to start") == true)
         #expect(app.bannerText?.hasPrefix("Broken: failed to start") == true)
+        #expect(!output.isHandedOver, "the display stayed with a program that never started")
         // The banner as drawn (with a fixed text: the real one names the random test folder).
+        let frame = try PixelBuffer(width: 800, height: 480)
+        var now = 0.0
         app.showBanner("Broken: failed to start (No such file or directory)", now: now)
         Self.run(app, frame, from: &now, seconds: 0.2)
         try GoldenImage.expectMatches(frame, "app-banner-800x480")
@@ -232,9 +244,9 @@ import Testing
         #expect(app.generation == 2 && app.configValid)
         #expect(app.currentScreen.config.title == "Renamed")
         #expect(app.currentScreen.config.items[app.currentScreen.selectedIndex].label == "Background")
-        let good = Self.run(app, frame, from: &now, seconds: 0.2)
+        Self.run(app, frame, from: &now, seconds: 0.2)
         let goodPixels = try PixelBuffer(width: 800, height: 480)
-        try goodPixels.copyPixels(from: good)
+        try goodPixels.copyPixels(from: frame)
 
         let valid = try String(contentsOfFile: sandbox.config, encoding: .utf8)
         var bad: [(String, () -> Void)] = [
@@ -255,7 +267,8 @@ import Testing
             #expect(app.bannerText?.hasPrefix("Config not applied") == true, "\(name): banner \(app.bannerText ?? "none")")
             #expect(app.currentScreen.config.title == "Renamed", "\(name) lost the running menu")
             // Everything but the banner still shows the last good menu.
-            let shown = Self.run(app, frame, from: &now, seconds: 0.2)
+            Self.run(app, frame, from: &now, seconds: 0.2)
+            let shown = frame
             var outsideBanner = 0
             for y in 0..<400 { for x in 0..<800 where shown[x, y] != goodPixels[x, y] { outsideBanner += 1 } }
             #expect(outsideBanner == 0, "\(name): \(outsideBanner) pixels of the menu changed")
@@ -274,13 +287,14 @@ import Testing
         app.handle(.command(.select, count: 1), now: now)
         Self.run(app, frame, from: &now, seconds: 1)
         #expect(app.screenNames == ["main", "more"])
-        #expect(app.checkIdle(now: now) == 30)  // due 30 s after the last input
+        #expect(app.nextDeadline == 30)  // due 30 s after the last input
         now = 29.9
-        _ = app.checkIdle(now: now)
+        _ = app.advance(now: now)
         #expect(app.screenNames == ["main", "more"])
         now = 30.1
-        _ = app.checkIdle(now: now)
+        _ = app.advance(now: now)
         #expect(app.screenNames == ["main"])
+        #expect(app.nextDeadline == nil, "nothing to return from at home")
     }
 
     @Test func statusIsJSONAndSaysWhatIsShown() throws {

@@ -1,3 +1,4 @@
+import Geometry
 import Glibc
 import Kiosk
 import Raster
@@ -100,5 +101,13 @@ enum ScreenFixtures {
         let buffer = try PixelBuffer(width: width, height: height)
         _ = screen.render(into: buffer, now: now, full: true)
         return buffer
+    }
+}
+
+extension MenuScreen {
+    /// What the runtime's pass does to a screen: moves it on to `now`, then draws it into `target`.
+    func render(into target: PixelBuffer, now: Double, full: Bool) -> (damage: PixelRect, events: [MenuEvent]) {
+        let events = update(now: now)
+        return (draw(on: Canvas(target), full: full), events)
     }
 }

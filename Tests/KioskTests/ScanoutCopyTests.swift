@@ -160,9 +160,9 @@ import Testing
         for y in 0..<frame.height { for x in 0..<frame.width { frame.setPixel(x: x, y: y, UInt32(x * 7919 + y * 104729) & 0xFF_FFFF) } }
         let w = frame.width, h = frame.height
         piecewise.present(frame, damage: [PixelRect(x: 0, y: 0, width: w / 2, height: h)])
-        #expect(!piecewise.panel.hasSamePixels(as: { whole.present(frame, damage: [frame.bounds]); return whole.panel }()))
+        #expect(!piecewise.pixels.hasSamePixels(as: { whole.present(frame, damage: [frame.bounds]); return whole.pixels }()))
         piecewise.present(frame, damage: [PixelRect(x: w / 2, y: 0, width: w - w / 2, height: h / 3),
                                           PixelRect(x: w / 2, y: h / 3, width: w - w / 2, height: h - h / 3)])
-        #expect(piecewise.panel.hasSamePixels(as: whole.panel))
+        #expect(piecewise.pixels.hasSamePixels(as: whole.pixels))
     }
 }

@@ -2,21 +2,10 @@ import Geometry
 import LayoutCore
 import Raster
 
-/// What the app asks the runtime to do: things that touch processes or the machine.
-public enum AppRequest: Equatable, Sendable {
-    /// Hand the display and input to `command` until it exits.
-    case exec(Command, label: String)
-    /// Start `command` in the background.
-    case spawn(Command, label: String)
-    case reload
-    case poweroff
-    case reboot
-}
-
 /// The kiosk without devices: the config, the stack of screens, the banner, what was last done.
-/// Input and time go in; frames and requests come out. The runtime owns the display, the input
-/// devices and the processes; tests drive this directly.
-public final class KioskApp {
+/// Input and time go in; effects and frames come out (`FrameSource`). The runtime owns the
+/// output, the input devices and the processes; tests drive this directly.
+public final class KioskApp: FrameSource {
     public private(set) var config: KioskConfig
     /// Counts configs applied (1 for the first); a monitoring system sees reloads happen.
     public private(set) var generation = 1
@@ -28,14 +17,22 @@ public final class KioskApp {
     private var resources: ScreenResources
     private(set) var stack: [MenuScreen] = []
     private var banner: (text: String, until: Double)?
-    private var bannerShown = false
     public private(set) var lastAction: (label: String, action: String, result: String)?
     private var lastInputTime: Double
+    private var now: Double
+    /// Everything must be drawn (another screen, a banner came or went, a new config).
     private var fullFrameNeeded = true
-    /// Requests for the runtime, taken with `takeRequests()`.
-    private var requests: [AppRequest] = []
+    /// State changed since the last `draw`.
+    private var undrawn = true
+    /// Effects asked for since the last `advance`.
+    private var effects: [Effect] = []
     /// Something changed that the status file should say.
     public private(set) var statusChanged = true
+    public private(set) var screenChanges = 0
+    /// Moves the menu by itself until the first input (`kiosk demo`); nil: only input moves it.
+    public var autopilot: Autopilot?
+    /// The position of the current screen in the last frame drawn.
+    public private(set) var drawnPosition = ScrollOffset.zero
     public static let bannerSeconds = 8.0
 
     public init(config: KioskConfig, valid: Bool = true, problems: [ConfigProblem] = [], width: Int, height: Int, now: Double) throws {
@@ -44,84 +41,107 @@ public final class KioskApp {
         configProblems = problems
         self.width = width
         self.height = height
+        self.now = now
         resources = try ScreenResources(theme: config.theme, width: width, height: height)
         lastInputTime = now
-        try openHome()
+        guard let home = config.screen(named: config.home) ?? config.screens.first else { throw KioskAppError.noScreens }
+        stack = [try ScreenFactory.make(home, resources: resources, showsBack: false)]
     }
 
     public var currentScreen: MenuScreen { stack[stack.count - 1] }
     public var screenNames: [String] { stack.map(\.config.name) }
-    public var isMoving: Bool { currentScreen.isMoving }
-    public var needsFrame: Bool { fullFrameNeeded || currentScreen.needsFrame || bannerExpired }
     public var bannerText: String? { banner?.text }
-    private var now: Double = 0
-    private var bannerExpired: Bool { banner.map { $0.until <= now } ?? false }
 
-    private func openHome() throws {
-        guard let home = config.screen(named: config.home) ?? config.screens.first else {
-            throw KioskAppError.noScreens
-        }
-        stack = [try makeScreen(home, showsBack: false)]
-        fullFrameNeeded = true
-    }
-
-    private func makeScreen(_ screen: ScreenConfig, showsBack: Bool) throws -> MenuScreen {
-        try ScreenFactory.make(screen, resources: resources, showsBack: showsBack)
-    }
-
-    // MARK: Input and time
+    // MARK: FrameSource
 
     public func handle(_ input: MenuInput, now: Double) {
         self.now = now
         lastInputTime = now
+        if let pilot = autopilot {
+            // The first touch or turn takes over from the self-scrolling, from where it is.
+            autopilot = nil
+            if let position = pilot.position(at: now) { currentScreen.jump(to: ScrollOffset(whole: position.nearestItem)) }
+        }
         currentScreen.handle(input, now: now)
+        undrawn = true
     }
 
-    /// Returns to the home screen after `config.idleTimeout` seconds without input.
-    /// Returns the time at which it should be called again (nil: never).
-    public func checkIdle(now: Double) -> Double? {
+    public func advance(now: Double) -> [Effect] {
         self.now = now
-        guard let timeout = config.idleTimeout, timeout > 0 else { return nil }
-        let due = lastInputTime + timeout
-        if now >= due {
-            if stack.count > 1 {
-                Log.info("idle for \(Int(timeout)) s: back to \(config.home)")
-                stack.removeSubrange(1...)
-                fullFrameNeeded = true
-                statusChanged = true
-            }
-            lastInputTime = now
-            return now + timeout
-        }
-        return due
-    }
-
-    /// Draws the current screen at `now` and acts on what happened. Returns the damage.
-    public func render(into target: PixelBuffer, now: Double) -> [PixelRect] {
-        self.now = now
-        var full = fullFrameNeeded
-        if bannerExpired {
+        if let b = banner, b.until <= now {
             banner = nil
-            full = true
+            fullFrameNeeded = true
+            statusChanged = true
         }
-        fullFrameNeeded = false
+        returnHomeIfIdle()
+        if let pilot = autopilot {
+            if let position = pilot.position(at: now) {
+                currentScreen.jump(to: position)
+                undrawn = true
+            } else if let steps = autopilot?.takeSteps(until: now), steps > 0 {
+                currentScreen.handle(.command(.next, count: steps), now: now)
+            }
+        }
+        if currentScreen.needsFrame || currentScreen.isMoving { undrawn = true }
         let screen = currentScreen
-        let (damage, events) = screen.render(into: target, now: now, full: full)
+        for event in screen.update(now: now) {
+            Self.log(event, on: screen)
+            act(on: event, in: screen)
+        }
+        defer { effects.removeAll() }
+        return effects
+    }
+
+    public var needsFrame: Bool { undrawn || fullFrameNeeded }
+    public var isAnimating: Bool { currentScreen.isMoving || autopilot?.isContinuous == true }
+
+    public var nextDeadline: Double? {
+        let idle = config.idleTimeout.flatMap { $0 > 0 && stack.count > 1 ? lastInputTime + $0 : nil }
+        return [idle, banner?.until, autopilot?.nextStep].compactMap { $0 }.min()
+    }
+
+    public func draw(on canvas: Canvas, full: Bool) -> [PixelRect] {
+        let full = full || fullFrameNeeded
+        fullFrameNeeded = false
+        undrawn = false
+        let damage = currentScreen.draw(on: canvas, full: full)
+        drawnPosition = currentScreen.position
         var rects = [full ? PixelRect(x: 0, y: 0, width: width, height: height) : damage]
-        for e in events { act(on: e, in: screen, now: now) }
-        if fullFrameNeeded {
-            // The event changed screens: draw the new one now rather than a frame later.
-            fullFrameNeeded = false
-            _ = currentScreen.render(into: target, now: now, full: true)
-            rects = [PixelRect(x: 0, y: 0, width: width, height: height)]
-        }
-        if let b = banner {
-            rects.append(drawBanner(b.text, into: target))
-        }
+        if let b = banner { rects.append(drawBanner(b.text, on: canvas)) }
         return rects
     }
 
-    private func act(on event: MenuEvent, in screen: MenuScreen, now: Double) {
+    /// A display of another size was connected: lay every open screen out again for it,
+    /// keeping the screens and their selections.
+    public func resize(width: Int, height: Int) throws {
+        guard width != self.width || height != self.height else { return }
+        (resources, stack) = try rebuild(config: config, width: width, height: height)
+        (self.width, self.height) = (width, height)
+        fullFrameNeeded = true
+    }
+
+    public func effectFinished(_ effect: Effect, result: String, failed: Bool, now: Double) {
+        lastAction = (effect.label, effect.kind, result)
+        statusChanged = true
+        if failed { showBanner("\(effect.label): \(result)", now: now) }
+    }
+
+    // MARK: Menu events
+
+    /// One log line per menu event: what operators and the VM tests read.
+    static func log(_ event: MenuEvent, on screen: MenuScreen) {
+        switch event {
+        case .selected(let i): Log.info("selected item \(i)")
+        case .activated(let i):
+            let items = screen.config.items
+            Log.info("activated item \(i)" + (items.indices.contains(i) ? ": \"\(items[i].label)\" (\(items[i].action.kind))" : ""))
+        case .tapped(let i): Log.info("tap on item \(i)")
+        case .back: Log.info("back")
+        case .released(let v, let moved): Log.info("drag released at \(v.formatted2) items/s: moving \(moved) items")
+        }
+    }
+
+    private func act(on event: MenuEvent, in screen: MenuScreen) {
         switch event {
         case .selected:
             statusChanged = true
@@ -132,12 +152,11 @@ public final class KioskApp {
         case .activated(let index):
             let items = screen.config.items
             guard items.indices.contains(index) else { return }
-            activate(items[index], now: now)
+            activate(items[index])
         }
     }
 
-    private func activate(_ item: MenuItem, now: Double) {
-        Log.info("activated \"\(item.label)\" (\(item.action.kind))")
+    private func activate(_ item: MenuItem) {
         statusChanged = true
         switch item.action {
         case .screen(let name):
@@ -146,8 +165,8 @@ public final class KioskApp {
                 return
             }
             do {
-                stack.append(try makeScreen(target, showsBack: true))
-                fullFrameNeeded = true
+                stack.append(try ScreenFactory.make(target, resources: resources, showsBack: true))
+                screenShown()
                 lastAction = (item.label, "screen", "opened \(name)")
             } catch {
                 showBanner("Cannot open \(name): \(error)", now: now)
@@ -157,39 +176,40 @@ public final class KioskApp {
             lastAction = (item.label, "back", "ok")
         case .exec(let command):
             lastAction = (item.label, "exec", "started")
-            requests.append(.exec(command, label: item.label))
+            effects.append(.exec(command, label: item.label))
         case .spawn(let command):
             lastAction = (item.label, "spawn", "started")
-            requests.append(.spawn(command, label: item.label))
+            effects.append(.spawn(command, label: item.label))
         case .reload:
             lastAction = (item.label, "reload", "requested")
-            requests.append(.reload)
+            effects.append(.reload)
         case .poweroff:
             lastAction = (item.label, "poweroff", "requested")
-            requests.append(.poweroff)
+            effects.append(.poweroff)
         case .reboot:
             lastAction = (item.label, "reboot", "requested")
-            requests.append(.reboot)
+            effects.append(.reboot)
         }
     }
 
     private func goBack() {
         guard stack.count > 1 else { return }
         stack.removeLast()
+        screenShown()
+    }
+
+    private func screenShown() {
         fullFrameNeeded = true
         statusChanged = true
+        screenChanges += 1
     }
 
-    public func takeRequests() -> [AppRequest] {
-        defer { requests.removeAll() }
-        return requests
-    }
-
-    /// The runtime reports how an action ended (a program exited, failed to start, ...).
-    public func actionFinished(label: String, action: String, result: String, failed: Bool, now: Double) {
-        lastAction = (label, action, result)
-        statusChanged = true
-        if failed { showBanner("\(label): \(result)", now: now) }
+    /// Returns to the home screen after `config.idleTimeout` seconds without input.
+    private func returnHomeIfIdle() {
+        guard let timeout = config.idleTimeout, timeout > 0, stack.count > 1, now >= lastInputTime + timeout else { return }
+        Log.info("idle for \(Int(timeout)) s: back to \(config.home)")
+        stack.removeSubrange(1...)
+        screenShown()
     }
 
     // MARK: Banner
@@ -197,13 +217,14 @@ public final class KioskApp {
     public func showBanner(_ text: String, now: Double, seconds: Double = KioskApp.bannerSeconds) {
         banner = (text, now + seconds)
         fullFrameNeeded = true
+        statusChanged = true
     }
 
-    private func drawBanner(_ text: String, into target: PixelBuffer) -> PixelRect {
+    private func drawBanner(_ text: String, on canvas: Canvas) -> PixelRect {
         let h = Double(height), w = Double(width)
         let size = max(12, h * 0.035)
         let bar = Rect(x: 0, y: h - size * 2.2, width: w, height: size * 2.2)
-        let canvas = Canvas(target)
+        canvas.resetClip()
         // Opaque: it is drawn again over itself on frames that do not redraw what lies under it.
         canvas.fill(bar, color: resources.theme.banner)
         let metrics = resources.font.lineMetrics(size: size)
@@ -236,22 +257,13 @@ public final class KioskApp {
             configValid = true
             configProblems = check.problems
             banner = nil
-            fullFrameNeeded = true
+            screenShown()
             Log.info("config generation \(generation) applied")
             return true
         } catch {
             showBanner("Config not applied: \(error)", now: now)
             return false
         }
-    }
-
-    /// A display of another size was connected: lay every open screen out again for it,
-    /// keeping the screens and their selections.
-    public func resize(width: Int, height: Int) throws {
-        guard width != self.width || height != self.height else { return }
-        (resources, stack) = try rebuild(config: config, width: width, height: height)
-        (self.width, self.height) = (width, height)
-        fullFrameNeeded = true
     }
 
     /// The screens of `config` at a size, replacing the open ones: home, then the open screens

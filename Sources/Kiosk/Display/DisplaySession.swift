@@ -6,8 +6,8 @@ import Raster
 /// unplugged and plugged again (udev "drm" events), a VT switch (VT_PROCESS signals), another
 /// DRM master taking the card (flips fail with EACCES/EPERM; retried slowly while lost), and
 /// handing the screen to a program and taking it back. Drawing stops quietly while the
-/// display is away; when it returns, the owner is asked for a full frame.
-public final class DisplaySession {
+/// display is away; when it returns, the delegate is asked for a full frame.
+public final class DisplaySession: Output {
     public enum State: Equatable, Sendable {
         case showing
         /// Given away on purpose (VT switch, `exec` action).
@@ -30,10 +30,10 @@ public final class DisplaySession {
     let retryTimer: TimerSource
     let retryInterval = 2.0
     private weak var loop: EventLoop?
-    /// Asked to draw everything at the given logical size, then `present` it (after any return of the display).
-    public var onNeedsFullFrame: (_ width: Int, _ height: Int) -> Void = { _, _ in }
-    /// Told when a flip completed, so the owner can draw the next animation frame.
-    public var onFlipComplete: () -> Void = {}
+    private weak var delegate: OutputDelegate?
+    /// A frame shown by a mode set has no flip event: its completion is reported from the loop
+    /// through this, never from inside `present`.
+    private let shownByModeSet: WakeSource
 
     /// Finds and takes the display. `terminalPath` names the VT to control (nil: none).
     public init(request: DisplayRequest, rotation: DisplayRotation, terminalPath: String? = nil) throws {
@@ -50,16 +50,27 @@ public final class DisplaySession {
         }
         terminal = try terminalPath.map { (path) throws -> VirtualTerminal in try VirtualTerminal(path: path) }
         retryTimer = try TimerSource()
+        shownByModeSet = try WakeSource()
     }
 
-    public var logicalWidth: Int { output.logicalWidth }
-    public var logicalHeight: Int { output.logicalHeight }
-    public var canDraw: Bool { state == .showing && !output.flipPending }
-    /// The signal the VT sends on switches, to route to `handleTerminalSignal()`.
-    public var terminalSignal: Int32? { terminal?.signal }
+    public var panel: PanelGeometry { PanelGeometry(width: output.mode.width, height: output.mode.height, rotation: rotation) }
+    public var isReady: Bool { state == .showing && !output.flipPending && !modeSetCompletionQueued }
+    private var modeSetCompletionQueued = false
+    public var lastPresentedTime: Double? { output.lastFlipTime }
+    public var name: String { "\(output.connector.name) \(output.mode)" }
+    public var statistics: String {
+        let gaps = output.vblankGaps.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
+        return "flips=\(output.completedFlips) pending=\(output.flipPending ? 1 : 0) vblank_gaps=\(gaps.isEmpty ? "none" : gaps)"
+    }
 
-    public func attach(to loop: EventLoop) throws(SystemError) {
+    public func attach(to loop: EventLoop, delegate: OutputDelegate) throws {
         self.loop = loop
+        self.delegate = delegate
+        try loop.watch(shownByModeSet.descriptor.rawValue) { [unowned self] in
+            self.shownByModeSet.acknowledge()
+            self.modeSetCompletionQueued = false
+            self.delegate?.outputPresented()
+        }
         try loop.watch(output.card.fd) { [unowned self] in self.cardReadable() }
         if let hotplug { try loop.watch(hotplug.fd) { [unowned self] in self.hotplugEvents() } }
         try loop.watch(retryTimer.descriptor.rawValue) { [unowned self] in
@@ -71,12 +82,13 @@ public final class DisplaySession {
     /// Queues `shadow` for display. Returns false when nothing was queued (display away or a flip pending).
     @discardableResult
     public func present(_ shadow: PixelBuffer, damage: [PixelRect]) -> Bool {
-        guard state == .showing else { return false }
+        guard isReady else { return false }
         do {
             if needsModeSet {
                 try output.presentBySettingMode(shadow)
                 needsModeSet = false
-                onFlipComplete()
+                modeSetCompletionQueued = true
+                shownByModeSet.signal()
                 return true
             }
             return try output.present(shadow, damage: damage)
@@ -88,6 +100,17 @@ public final class DisplaySession {
 
     /// Puts the original CRTC back (exit).
     public func restore() { output.restore() }
+
+    public func screenshot() throws -> PixelBuffer { try output.screenshot() }
+
+    public func handOver() { suspend() }
+    public func takeBack() { resume() }
+
+    public func handle(signal: Int32) -> Bool {
+        guard let terminal, signal == terminal.signal else { return false }
+        handleTerminalSignal()
+        return true
+    }
 
     // MARK: Giving the screen away on purpose
 
@@ -108,7 +131,7 @@ public final class DisplaySession {
         tryToRegain()
     }
 
-    public func handleTerminalSignal() {
+    func handleTerminalSignal() {
         guard let terminal else { return }
         switch terminal.pendingSwitch() {
         case .release:
@@ -126,7 +149,7 @@ public final class DisplaySession {
 
     private func cardReadable() {
         do {
-            if try output.handleEvents() { onFlipComplete() }
+            if try output.handleEvents() { delegate?.outputPresented() }
         } catch {
             Log.error("reading display events: \(error)")
         }
@@ -185,7 +208,7 @@ public final class DisplaySession {
                 state = .showing
                 needsModeSet = true
                 retryTimer.disarm()
-                onNeedsFullFrame(output.logicalWidth, output.logicalHeight)
+                delegate?.outputNeedsFullFrame()
                 return
             }
             // A different display (or none): choose again, which may mean new buffers and a new size.
@@ -197,7 +220,7 @@ public final class DisplaySession {
             state = .showing
             retryTimer.disarm()
             Log.info("display \(choice.connector.name) \(choice.mode)")
-            onNeedsFullFrame(output.logicalWidth, output.logicalHeight)
+            delegate?.outputNeedsFullFrame()
         } catch {
             if state == .lost { retryTimer.arm(after: retryInterval, interval: retryInterval) }
             Log.debug("display not back yet: \(error)")

@@ -6,10 +6,9 @@ public final class InputDevices {
     public private(set) var libinput: LibinputContext?
     public private(set) var dials: EvdevDials?
 
-    public init(seat: String, panelWidth: Double, panelHeight: Double, calibration: [Float]?,
-                loop: EventLoop, deliver: @escaping (RawInputEvent) -> Void) {
+    public init(seat: String, calibration: [Float]?, loop: EventLoop, deliver: @escaping (RawInputEvent) -> Void) {
         do {
-            let li = try LibinputContext(seat: seat, panelWidth: panelWidth, panelHeight: panelHeight, calibration: calibration)
+            let li = try LibinputContext(seat: seat, calibration: calibration)
             try loop.watch(li.fd) { [unowned li] in
                 for e in li.dispatch() { deliver(e) }
             }

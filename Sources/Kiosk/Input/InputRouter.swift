@@ -8,33 +8,26 @@ public enum MenuInput: Hashable, Sendable {
     case command(MenuCommand, count: Int)
 }
 
-/// Turns raw device events into menu input: touches go from panel to logical coordinates
-/// through the display rotation and into the gesture recognizer; wheels and dials go through
-/// the knob accumulator; keys and buttons through the key mapping.
+/// Turns raw device events into menu input: touches go from panel fractions to logical
+/// coordinates through the panel's geometry (owned by the output, passed in) and into the
+/// gesture recognizer; wheels and dials go through the knob accumulator; keys and buttons
+/// through the key mapping.
 public struct InputRouter: Sendable {
     public var recognizer = TouchGestureRecognizer()
     public var knob: KnobAccumulator
     public var keys: KeyMapping
-    private var panelToLogical: AffineTransform
 
-    public init(rotation: DisplayRotation, panelWidth: Double, panelHeight: Double,
-                knob: KnobAccumulator = KnobAccumulator(), keys: KeyMapping = .standard) {
+    public init(knob: KnobAccumulator = KnobAccumulator(), keys: KeyMapping = .standard) {
         self.knob = knob
         self.keys = keys
-        panelToLogical = rotation.panelToLogical(panel: Size(width: panelWidth, height: panelHeight))
     }
 
-    /// The display changed size or rotation.
-    public mutating func setPanel(rotation: DisplayRotation, width: Double, height: Double) {
-        panelToLogical = rotation.panelToLogical(panel: Size(width: width, height: height))
-    }
-
-    public mutating func route(_ event: RawInputEvent) -> [MenuInput] {
+    public mutating func route(_ event: RawInputEvent, panel: PanelGeometry) -> [MenuInput] {
         switch event {
         case .touchDown(let slot, let p, let t):
-            return recognizer.handle(.down(slot: slot, at: panelToLogical.apply(p), time: t)).map { .gesture($0) }
+            return recognizer.handle(.down(slot: slot, at: panel.logicalPoint(atPanelFraction: p), time: t)).map { .gesture($0) }
         case .touchMotion(let slot, let p, let t):
-            return recognizer.handle(.motion(slot: slot, at: panelToLogical.apply(p), time: t)).map { .gesture($0) }
+            return recognizer.handle(.motion(slot: slot, at: panel.logicalPoint(atPanelFraction: p), time: t)).map { .gesture($0) }
         case .touchUp(let slot, let t):
             return recognizer.handle(.up(slot: slot, time: t)).map { .gesture($0) }
         case .touchCancel(let t):

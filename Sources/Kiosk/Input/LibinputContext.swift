@@ -11,9 +11,6 @@ public final class LibinputContext {
     private let access: DeviceAccess
     /// Applied to every touch device as it appears (libinput's 6-float calibration matrix).
     public let calibration: [Float]?
-    /// Panel size that normalized touch coordinates are scaled to.
-    public var panelWidth: Double
-    public var panelHeight: Double
 
     /// Opens devices for libinput and reports, once per device, those it cannot open.
     final class DeviceAccess {
@@ -33,7 +30,7 @@ public final class LibinputContext {
         }
     }
 
-    public init(seat: String, panelWidth: Double, panelHeight: Double, calibration: [Float]? = nil) throws(SystemError) {
+    public init(seat: String, calibration: [Float]? = nil) throws(SystemError) {
         guard let udev = udev_new() else { throw SystemError("udev_new", errno: ENOMEM) }
         let access = DeviceAccess()
         let interface = UnsafeMutablePointer<libinput_interface>.allocate(capacity: 1)
@@ -53,8 +50,6 @@ public final class LibinputContext {
         self.interface = interface
         self.access = access
         self.calibration = calibration
-        self.panelWidth = panelWidth
-        self.panelHeight = panelHeight
         try checkingNegativeErrno("libinput_udev_assign_seat \(seat)") { libinput_udev_assign_seat(context, seat) }
     }
 
@@ -96,12 +91,12 @@ public final class LibinputContext {
             }
         case LIBINPUT_EVENT_TOUCH_DOWN, LIBINPUT_EVENT_TOUCH_MOTION:
             let touch = libinput_event_get_touch_event(event)
-            let p = Point(x: libinput_event_touch_get_x_transformed(touch, UInt32(panelWidth)),
-                          y: libinput_event_touch_get_y_transformed(touch, UInt32(panelHeight)))
+            // Fractions of the panel (a "width" of 1): the output, which owns the panel's size, maps them.
+            let p = Point(x: libinput_event_touch_get_x_transformed(touch, 1), y: libinput_event_touch_get_y_transformed(touch, 1))
             let slot = libinput_event_touch_get_seat_slot(touch)
             let t = seconds(libinput_event_touch_get_time_usec(touch))
             events.append(libinput_event_get_type(event) == LIBINPUT_EVENT_TOUCH_DOWN
-                          ? .touchDown(slot: slot, panel: p, time: t) : .touchMotion(slot: slot, panel: p, time: t))
+                          ? .touchDown(slot: slot, fraction: p, time: t) : .touchMotion(slot: slot, fraction: p, time: t))
         case LIBINPUT_EVENT_TOUCH_UP:
             let touch = libinput_event_get_touch_event(event)
             events.append(.touchUp(slot: libinput_event_touch_get_seat_slot(touch), time: seconds(libinput_event_touch_get_time_usec(touch))))

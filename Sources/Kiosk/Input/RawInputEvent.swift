@@ -1,11 +1,11 @@
 import Geometry
 
-/// Input as the devices report it, before gestures: touches in panel coordinates (pixels of
-/// the mode, not yet rotated), wheel motion in v120 units, dial steps, keys and buttons.
+/// Input as the devices report it, before gestures: touches as fractions (0...1) of the panel's
+/// width and height, not yet rotated; wheel motion in v120 units, dial steps, keys and buttons.
 /// Times are seconds on CLOCK_MONOTONIC, the same clock as `MonotonicClock`.
 public enum RawInputEvent: Hashable, Sendable {
-    case touchDown(slot: Int32, panel: Point, time: Double)
-    case touchMotion(slot: Int32, panel: Point, time: Double)
+    case touchDown(slot: Int32, fraction: Point, time: Double)
+    case touchMotion(slot: Int32, fraction: Point, time: Double)
     case touchUp(slot: Int32, time: Double)
     case touchCancel(time: Double)
     /// Positive: the wheel turned towards the user ("down").
@@ -21,6 +21,16 @@ extension RawInputEvent {
         case .touchDown(_, _, let t), .touchMotion(_, _, let t), .touchUp(_, let t), .touchCancel(let t),
              .wheel(_, let t), .dial(_, let t), .key(_, _, let t):
             return t
+        }
+    }
+
+    /// What kind of device sent it, for latency figures by kind.
+    public var kind: String {
+        switch self {
+        case .touchDown, .touchMotion, .touchUp, .touchCancel: return "touch"
+        case .wheel: return "wheel"
+        case .dial: return "dial"
+        case .key: return "key"
         }
     }
 }

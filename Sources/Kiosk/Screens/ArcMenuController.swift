@@ -43,6 +43,11 @@ public struct ArcMenuController: Sendable {
         needsFrame = true
     }
 
+    public mutating func jump(to position: ScrollOffset) {
+        scroller.jump(to: position)
+        needsFrame = true
+    }
+
     public mutating func handle(_ input: MenuInput, now: Double) {
         needsFrame = true
         if case .command(let c, _) = input, c == .select || c == .back {

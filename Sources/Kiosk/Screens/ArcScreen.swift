@@ -60,14 +60,17 @@ public final class ArcScreen: MenuScreen {
         return PixelRect(covering: r).intersection(resources.bounds)
     }
 
-    public func render(into target: PixelBuffer, now: Double, full: Bool) -> (damage: PixelRect, events: [MenuEvent]) {
-        let (offset, events) = controller.frame(now: now)
+    public var position: ScrollOffset { controller.scroller.position }
+    public func jump(to position: ScrollOffset) { controller.jump(to: position) }
+    public func update(now: Double) -> [MenuEvent] { controller.frame(now: now).events }
+
+    public func draw(on canvas: Canvas, full: Bool) -> PixelRect {
+        let offset = position
         let damage = full ? resources.bounds : band
-        target.copyRows(from: chrome, rect: damage)
-        let canvas = Canvas(target)
+        canvas.target.copyRows(from: chrome, rect: damage)
         canvas.setClip(damage)
         let items = config.items
-        guard !items.isEmpty else { return (damage, events) }
+        guard !items.isEmpty else { return damage }
         let layout = controller.layout
         let textSize = resources.theme.textSize * layout.pitch
         let selected = offset.nearestItem
@@ -76,6 +79,6 @@ public final class ArcScreen: MenuScreen {
             resources.drawRow(on: canvas, frame: row.frame, label: item.label, icon: item.icon,
                               highlighted: row.item == selected, textSize: textSize)
         }
-        return (damage, events)
+        return damage
     }
 }

@@ -81,6 +81,11 @@ public struct DialMenuController: Sendable {
         needsFrame = true
     }
 
+    public mutating func jump(to position: ScrollOffset) {
+        scroller.jump(to: position)
+        needsFrame = true
+    }
+
     /// True when `p` lies on the dial: the ring of items or the hub inside it.
     public func isOnDial(_ p: Point) -> Bool {
         (p - layout.center).length <= layout.radius + layout.itemRadius

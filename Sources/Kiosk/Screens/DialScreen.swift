@@ -62,14 +62,16 @@ public final class DialScreen: MenuScreen {
             .map { Rect(center: $0.center, size: size) }
     }
 
-    public func render(into target: PixelBuffer, now: Double, full: Bool) -> (damage: PixelRect, events: [MenuEvent]) {
-        let (offset, events) = controller.frame(now: now)
+    public var position: ScrollOffset { controller.scroller.position }
+    public func jump(to position: ScrollOffset) { controller.jump(to: position) }
+    public func update(now: Double) -> [MenuEvent] { controller.frame(now: now).events }
+
+    public func draw(on canvas: Canvas, full: Bool) -> PixelRect {
         let damage = full ? resources.bounds : self.damage
-        target.copyRows(from: chrome, rect: damage)
-        let canvas = Canvas(target)
+        canvas.target.copyRows(from: chrome, rect: damage)
         canvas.setClip(damage)
-        drawDial(on: canvas, at: offset)
-        return (damage, events)
+        drawDial(on: canvas, at: position)
+        return damage
     }
 
     private func drawDial(on canvas: Canvas, at offset: ScrollOffset) {

@@ -62,6 +62,11 @@ public struct ListMenuController: Sendable {
         needsFrame = true
     }
 
+    public mutating func jump(to position: ScrollOffset) {
+        scroller.jump(to: position)
+        needsFrame = true
+    }
+
     /// The content point under a screen point, or nil outside the viewport.
     public func contentPoint(_ p: Point) -> Point? {
         guard viewport.contains(p) else { return nil }

@@ -61,15 +61,17 @@ public final class ListScreen: MenuScreen {
     /// The scrolled content area below the header: what a frame redraws.
     public var damage: PixelRect { PixelRect(covering: controller.viewport).intersection(resources.bounds) }
 
-    public func render(into target: PixelBuffer, now: Double, full: Bool) -> (damage: PixelRect, events: [MenuEvent]) {
-        let (offset, events) = controller.frame(now: now)
+    public var position: ScrollOffset { controller.scroller.position }
+    public func jump(to position: ScrollOffset) { controller.jump(to: position) }
+    public func update(now: Double) -> [MenuEvent] { controller.frame(now: now).events }
+
+    public func draw(on canvas: Canvas, full: Bool) -> PixelRect {
         let content = damage
         let damage = full ? resources.bounds : content
-        target.copyRows(from: chrome, rect: damage)
-        let canvas = Canvas(target)
+        canvas.target.copyRows(from: chrome, rect: damage)
         canvas.setClip(content)
-        drawContent(on: canvas, offset: offset)
-        return (damage, events)
+        drawContent(on: canvas, offset: controller.offset)
+        return damage
     }
 
     private func drawContent(on canvas: Canvas, offset: Double) {

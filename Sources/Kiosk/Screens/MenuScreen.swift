@@ -16,9 +16,15 @@ public protocol MenuScreen: AnyObject {
     /// Puts the selection on `index` at once (restoring it after a reload or on return).
     func select(_ index: Int)
     func handle(_ input: MenuInput, now: Double)
-    /// Draws the screen as it stands at `now` into `target` (the screen's size) and says which
-    /// part changed and what happened. `full` redraws everything (first frame, display regained).
-    func render(into target: PixelBuffer, now: Double, full: Bool) -> (damage: PixelRect, events: [MenuEvent])
+    /// Advances motion to `now`; returns what happened since the last call. Never draws.
+    func update(now: Double) -> [MenuEvent]
+    /// Draws the screen as it stands after the last `update`. Never changes state. Returns the damage.
+    /// `full` redraws everything (first frame, display regained).
+    func draw(on canvas: Canvas, full: Bool) -> PixelRect
+    /// The scroller's position as drawn: items for arc and dial, pixels for the list.
+    var position: ScrollOffset { get }
+    /// Puts the scroller exactly at `position`, without animation.
+    func jump(to position: ScrollOffset)
 }
 
 /// What every screen shares: the theme, its font (loaded once) and decoded icons, and the

@@ -1,0 +1,65 @@
+import Glibc
+import Geometry
+import LayoutCore
+import Raster
+
+/// `kiosk run`: the config from a file, on the display, with live reload.
+public struct KioskRunOptions: Sendable {
+    public var configPath: String
+    /// The virtual terminal to control for console switching (for example /dev/tty1); nil: none.
+    public var terminal: String?
+    public init(configPath: String, terminal: String? = nil) {
+        self.configPath = configPath
+        self.terminal = terminal
+    }
+}
+
+extension Runtime {
+    /// Everything `kiosk run` needs, made in the order that gets the menu on screen soonest.
+    public static func kiosk(_ options: KioskRunOptions) throws -> Runtime {
+        // First of all: a signal that arrives during start-up must be queued, not kill us.
+        let signals = try SignalSource(handledSignals)
+        var startup = StartupTimeline()
+        let service = try ConfigService(path: options.configPath)
+        let check = service.checkNow()
+        startup.mark("config")
+        var config: KioskConfig
+        if let good = check.config {
+            config = good
+            for p in check.problems { Log.warning(p.description) }
+        } else {
+            // Never a blank screen and never a restart loop: show what is wrong.
+            for p in check.problems { Log.error(p.description) }
+            Log.error("\(options.configPath) is not usable; showing the rescue screen until it is fixed")
+            config = KioskConfig.rescue(problems: check.problems)
+        }
+        let display = try DisplaySession(request: config.display.request, rotation: config.display.rotation, terminalPath: options.terminal)
+        startup.mark("display")
+        let app = try KioskApp(config: config, valid: check.isValid, problems: check.problems,
+                               width: display.logicalWidth, height: display.logicalHeight, now: MonotonicClock.now())
+        startup.mark("layout")
+        return try Runtime(app: app, output: display, signals: signals, config: service,
+                           options: Options(seat: config.input.seat), startup: startup)
+    }
+}
+
+/// Renders screen `name` of `config` as a panel of `width` x `height` turned by `rotation` would
+/// show it, at rest, and writes the PNG: `kiosk render` and the README's pictures.
+public func renderScreen(_ config: KioskConfig, name: String, width: Int, height: Int, rotation: DisplayRotation, to path: String) throws {
+    var shown = config
+    shown.home = name
+    try renderHeadless(shown, width: width, height: height, rotation: rotation, to: path)
+}
+
+/// One frame of `config`'s home screen through a headless output, written as a PNG. `prepare`
+/// may move the app first (a scroll position); the frame shows the state after one `advance`.
+func renderHeadless(_ config: KioskConfig, width: Int, height: Int, rotation: DisplayRotation, to path: String,
+                    prepare: (KioskApp) -> Void = { _ in }) throws {
+    let output = try HeadlessOutput(panelWidth: width, panelHeight: height, rotation: rotation)
+    let app = try KioskApp(config: config, width: output.logicalWidth, height: output.logicalHeight, now: 0)
+    prepare(app)
+    _ = app.advance(now: 0)
+    let frame = try PixelBuffer(width: output.logicalWidth, height: output.logicalHeight)
+    output.present(frame, damage: app.draw(on: Canvas(frame), full: true))
+    try output.writeScreenshot(to: path)
+}

@@ -1,0 +1,120 @@
+import Geometry
+import LayoutCore
+import Raster
+
+/// Frame scheduling and presentation: draws the source into one long-lived frame buffer (and
+/// its one canvas) and hands it to the output, at most one frame in flight.
+///
+/// Requests only wake the loop (`requestPass`); drawing happens in `drawIfDue`, called by the
+/// runtime's pass. Output callbacks (a flip completed, the display came back) only set flags and
+/// request a pass, so nothing is ever drawn from inside `present` or a callback.
+public final class FrameScheduler: OutputDelegate {
+    let output: Output
+    let source: FrameSource
+    private(set) var frame: PixelBuffer
+    private var canvas: Canvas
+    /// Wakes the loop for the runtime's next pass.
+    let wake: WakeSource
+    private var passRequested = false
+    private var fullFrameOwed = true
+    /// Frames handed to the output, and frames it reported on screen.
+    public private(set) var presented = 0
+    public private(set) var shown = 0
+    /// Told (from the loop) each time a frame reached the screen, with the count so far.
+    var onShown: (Int) -> Void = { _ in }
+    /// The oldest input not yet in a presented frame, and the input carried by the frame in flight.
+    private var unshownInput: (time: Double, kind: String)?
+    private var inFlightInput: (time: Double, kind: String)?
+    /// The scroll position in the frame in flight, and in the frame on screen (for screenshots).
+    private var inFlightPosition = ScrollOffset.zero
+    private(set) var shownPosition = ScrollOffset.zero
+    /// Input-to-screen latencies in seconds, by the kind of input.
+    private(set) var latencies: [String: [Double]] = [:]
+
+    init(source: FrameSource, output: Output) throws {
+        self.source = source
+        self.output = output
+        frame = try PixelBuffer(width: output.logicalWidth, height: output.logicalHeight)
+        canvas = Canvas(frame)
+        wake = try WakeSource()
+    }
+
+    /// Asks for a pass of the runtime at the loop's next turn; several requests make one pass.
+    func requestPass() {
+        guard !passRequested else { return }
+        passRequested = true
+        wake.signal()
+    }
+
+    /// The loop woke for a requested pass.
+    func passStarted() {
+        wake.acknowledge()
+        passRequested = false
+    }
+
+    /// Input at kernel time `time` changed the state: its frame's arrival on screen is measured.
+    func noteInput(time: Double, kind: String) {
+        if unshownInput == nil { unshownInput = (time, kind) }
+    }
+
+    /// Draws and presents a frame if one is owed and the output can take it.
+    func drawIfDue() {
+        guard output.isReady, fullFrameOwed || source.needsFrame else { return }
+        var full = fullFrameOwed
+        if frame.width != output.logicalWidth || frame.height != output.logicalHeight {
+            do {
+                try source.resize(width: output.logicalWidth, height: output.logicalHeight)
+                frame = try PixelBuffer(width: output.logicalWidth, height: output.logicalHeight)
+                canvas = Canvas(frame)
+                full = true
+                Log.info("menu laid out again for \(frame.width)x\(frame.height)")
+            } catch {
+                Log.error("cannot draw at \(output.logicalWidth)x\(output.logicalHeight): \(error)")
+                return
+            }
+        }
+        canvas.resetClip()
+        let damage = source.draw(on: canvas, full: full)
+        guard output.present(frame, damage: full ? [frame.bounds] : damage) else { return }
+        fullFrameOwed = false
+        presented += 1
+        inFlightInput = unshownInput
+        unshownInput = nil
+        inFlightPosition = source.drawnPosition
+    }
+
+    // MARK: OutputDelegate
+
+    public func outputPresented() {
+        shown += 1
+        if let input = inFlightInput, let at = output.lastPresentedTime {
+            latencies[input.kind, default: []].append(at - input.time)
+        }
+        inFlightInput = nil
+        shownPosition = inFlightPosition
+        onShown(shown)
+        if source.needsFrame || source.isAnimating || fullFrameOwed { requestPass() }
+    }
+
+    public func outputNeedsFullFrame() {
+        fullFrameOwed = true
+        requestPass()
+    }
+
+    /// One line per kind of input: median, 99th percentile and worst input-to-screen latency.
+    var latencySummary: [String] {
+        var lines: [String] = []
+        let all = latencies.values.flatMap { $0 }
+        if !all.isEmpty { lines.append("input-to-flip latency over \(Self.summary(all))") }
+        for (kind, values) in latencies.sorted(by: { $0.key < $1.key }) {
+            lines.append("input-to-flip latency (\(kind)) over \(Self.summary(values))")
+        }
+        return lines
+    }
+
+    private static func summary(_ values: [Double]) -> String {
+        let sorted = values.sorted()
+        let median = sorted[sorted.count / 2], p99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
+        return "\(sorted.count) inputs: median \((median * 1000).formatted2) ms, p99 \((p99 * 1000).formatted2) ms, max \((sorted.last! * 1000).formatted2) ms"
+    }
+}

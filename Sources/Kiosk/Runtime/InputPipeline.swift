@@ -1,0 +1,57 @@
+import Geometry
+import LayoutCore
+
+/// The input pipeline: devices → router → menu input. Touches are mapped through the panel
+/// geometry of the output, asked at each event (the output owns it); the knob's partial motion
+/// and the key mapping live in the router.
+final class InputPipeline {
+    private(set) var router: InputRouter
+    private var devices: InputDevices?
+    private let panel: () -> PanelGeometry
+    /// Receives each device event that meant something to the menu, with what it meant.
+    var deliver: (_ inputs: [MenuInput], _ event: RawInputEvent) -> Void = { _, _ in }
+    /// Another program has the input (an `exec` item): events are not read until `resume()`.
+    private(set) var isSuspended = false
+
+    init(settings: InputConfig, panel: @escaping () -> PanelGeometry) {
+        router = InputRouter()
+        self.panel = panel
+        configure(settings)
+    }
+
+    var isStarted: Bool { devices != nil }
+
+    /// Opens the seat's devices; their events arrive through `loop`.
+    func start(seat: String, calibration: [Double]?, loop: EventLoop) {
+        guard devices == nil else { return }
+        devices = InputDevices(seat: seat, calibration: calibration?.map { Float($0) }, loop: loop) { [unowned self] event in
+            self.route(event)
+        }
+    }
+
+    /// Events from a device that is not a seat's (a desktop window's mouse and keys).
+    func route(_ event: RawInputEvent) {
+        guard !isSuspended else { return }
+        let inputs = router.route(event, panel: panel())
+        if !inputs.isEmpty { deliver(inputs, event) }
+    }
+
+    /// The config's knob and key settings (at start and after each reload).
+    func configure(_ settings: InputConfig) {
+        router.knob = KnobAccumulator(detentsPerItem: settings.detentsPerItem, direction: settings.knobDirection)
+        router.keys = settings.keys.mapping
+    }
+
+    /// Another screen is shown: half a detent turned on the old one does not count on it.
+    func screenChanged() { router.knob.reset() }
+
+    func suspend() {
+        isSuspended = true
+        devices?.suspend()
+    }
+
+    func resume() {
+        isSuspended = false
+        devices?.resume()
+    }
+}

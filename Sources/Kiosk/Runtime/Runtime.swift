@@ -1,0 +1,301 @@
+import Glibc
+import Geometry
+import LayoutCore
+import Raster
+
+/// One runtime drives the kiosk app (`FrameSource`) on one `Output`, one thread, one epoll
+/// loop. Single-purpose owners do the work: `FrameScheduler` (frames and presentation),
+/// `InputPipeline` (devices to menu input), `ChildProcesses` (programs and exec handover),
+/// `ConfigService` (watching the config file; absent for built-in configs), plus the status
+/// file, screenshots and the systemd watchdog here. When nothing moves, the process sleeps.
+public final class Runtime {
+    public struct Options: Sendable {
+        /// Stop by itself after this many frames reached the screen (tests).
+        public var exitAfterShownFrames: Int?
+        /// Read the devices of this libinput seat (and evdev dials); nil: no device input.
+        public var seat: String?
+        public init(exitAfterShownFrames: Int? = nil, seat: String? = nil) {
+            self.exitAfterShownFrames = exitAfterShownFrames
+            self.seat = seat
+        }
+    }
+
+    public let app: KioskApp
+    public let output: Output
+    let options: Options
+    let loop: EventLoop
+    let signals: SignalSource
+    let frames: FrameScheduler
+    let input: InputPipeline
+    let children = ChildProcesses()
+    let config: ConfigService?
+    let notifier = SystemdNotifier()
+    private let deadlineTimer: TimerSource
+    private let watchdogTimer: TimerSource
+    /// Opens input if the first frame has not reached the screen by then (display away at start).
+    private let inputStartTimer: TimerSource
+    private var startup: StartupTimeline
+    private var screenChangesSeen: Int
+
+    /// Input is opened after the first frame is on screen: enumerating and opening the devices
+    /// (udev, libinput) would otherwise delay the menu, and no one can touch a blank screen.
+    static let inputStartDeadline = 2.0
+
+    /// TERM/INT stop, HUP reloads, USR1 takes a screenshot, USR2 is the VT's switch signal, CHLD reaps.
+    public static var handledSignals: [Int32] {
+        var signals = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2, SIGCHLD]
+        #if KIOSK_TEST_HOOKS
+        signals.append(SIGURG)  // test-only hang hook, see signalsArrived()
+        #endif
+        return signals
+    }
+
+    /// `signals` must be made first of all, so that a signal during start-up is queued, not fatal.
+    public init(app: KioskApp, output: Output, signals: SignalSource, config: ConfigService?,
+                options: Options, startup: StartupTimeline) throws {
+        self.app = app
+        self.output = output
+        self.signals = signals
+        self.config = config
+        self.options = options
+        self.startup = startup
+        loop = try EventLoop()
+        frames = try FrameScheduler(source: app, output: output)
+        deadlineTimer = try TimerSource()
+        watchdogTimer = try TimerSource()
+        inputStartTimer = try TimerSource()
+        input = InputPipeline(settings: app.config.input) { [unowned output] in output.panel }
+        screenChangesSeen = app.screenChanges
+    }
+
+    /// Runs until SIGTERM/SIGINT (or `exitAfterShownFrames`); puts the display back on the way out.
+    public func run() throws -> Int32 {
+        defer { output.restore() }
+        try start()
+        try loop.run()
+        notifier.notify("STOPPING=1")
+        for line in frames.latencySummary { Log.info(line) }
+        Log.info("frame stats presented=\(frames.presented) \(output.statistics)")
+        return 0
+    }
+
+    /// Registers every source with the loop and makes the first pass (the first frame);
+    /// `run()` does this, tests and embedders that turn the loop themselves call it once.
+    public func start() throws {
+        try output.attach(to: loop, delegate: frames)
+        try loop.watch(frames.wake.descriptor.rawValue) { [unowned self] in
+            self.frames.passStarted()
+            self.pass()
+        }
+        frames.onShown = { [unowned self] count in self.frameShown(count) }
+        input.deliver = { [unowned self] inputs, event in self.received(inputs, from: event) }
+        try loop.watch(signals.descriptor.rawValue) { [unowned self] in self.signalsArrived() }
+        try loop.watch(deadlineTimer.descriptor.rawValue) { [unowned self] in
+            self.deadlineTimer.acknowledge()
+            self.pass()
+        }
+        try loop.watch(watchdogTimer.descriptor.rawValue) { [unowned self] in
+            self.watchdogTimer.acknowledge()
+            self.notifier.notify("WATCHDOG=1")
+        }
+        if let interval = notifier.watchdogInterval { watchdogTimer.arm(after: interval, interval: interval) }
+        if options.seat != nil {
+            try loop.watch(inputStartTimer.descriptor.rawValue) { [unowned self] in
+                self.inputStartTimer.acknowledge()
+                if !self.input.isStarted {
+                    Log.info("no frame on screen after \(Int(Self.inputStartDeadline)) s; opening input anyway")
+                    self.startInput()
+                }
+            }
+            inputStartTimer.arm(after: Self.inputStartDeadline)
+        }
+        if let config {
+            config.apply = { [unowned self] check, reason in self.apply(check, reason: reason) }
+            try config.attach(to: loop)
+        }
+        startup.mark("loop setup")
+        pass()
+        startup.mark("first frame drawn")
+    }
+
+    /// Events from a source the runtime does not open itself (a desktop window's mouse and keys).
+    public func deliver(_ event: RawInputEvent) { input.route(event) }
+
+    /// Waits at most `timeout` seconds for events and handles them (after `start()`).
+    public func runOnce(timeout: Double?) throws { try loop.runOnce(timeout: timeout) }
+
+    /// The loop, for an output or device that brings descriptors of its own (a desktop window).
+    public var eventLoop: EventLoop { loop }
+
+    // MARK: The pass: state moves on, effects are carried out, then a frame is drawn
+
+    private func pass() {
+        let now = MonotonicClock.now()
+        for effect in app.advance(now: now) { perform(effect, now: now) }
+        if app.screenChanges != screenChangesSeen {
+            screenChangesSeen = app.screenChanges
+            input.screenChanged()
+        }
+        if !children.hasDisplayOwner { frames.drawIfDue() }
+        if let due = app.nextDeadline { deadlineTimer.arm(after: due - now) } else { deadlineTimer.disarm() }
+        if app.statusChanged { writeStatus() }
+    }
+
+    private func received(_ inputs: [MenuInput], from event: RawInputEvent) {
+        guard !children.hasDisplayOwner else { return }  // the program has the input
+        let now = MonotonicClock.now()
+        for i in inputs { app.handle(i, now: now) }
+        frames.noteInput(time: event.time, kind: event.kind)
+        frames.requestPass()
+    }
+
+    private func frameShown(_ count: Int) {
+        if count == 1 {
+            startup.mark("flip")
+            Log.info("menu on screen")
+            notifier.notify("READY=1\nSTATUS=Showing \(app.currentScreen.config.name)")
+            if options.seat != nil {
+                let menuShown = startup.summary
+                startInput()
+                startup.mark("input")
+                Log.info("start-up: \(menuShown); then input opened in \(StartupTimeline.ms(startup.lastPhase))")
+            }
+        }
+        if let limit = options.exitAfterShownFrames, count >= limit { loop.stop() }
+    }
+
+    private func startInput() {
+        guard let seat = options.seat else { return }
+        input.start(seat: seat, calibration: app.config.input.calibration, loop: loop)
+    }
+
+    // MARK: Effects
+
+    private func perform(_ effect: Effect, now: Double) {
+        switch effect {
+        case .reload:
+            if let config { config.reload(reason: "menu item") } else { Log.info("reload: this menu is built in; nothing to read") }
+        case .exec:
+            // Hand over: stop drawing, drop master, stop reading input, then start the program.
+            output.handOver()
+            input.suspend()
+            do {
+                let pid = try children.start(effect)
+                Log.info("\"\(effect.label)\" has the display (pid \(pid))")
+                notifier.notify("STATUS=Running \(effect.label)")
+            } catch {
+                Log.error("\"\(effect.label)\": \(error)")
+                input.resume()
+                output.takeBack()
+                app.effectFinished(effect, result: "failed to start: \(error)", failed: true, now: now)
+            }
+        case .spawn, .poweroff, .reboot:
+            // The power items are tracked like a spawned program: when logind refuses (no polkit
+            // rule for the kiosk's user), systemctl fails and the banner says so.
+            do {
+                let pid = try children.start(effect)
+                if case .spawn = effect {
+                    Log.info("started \"\(effect.label)\" in the background (pid \(pid))")
+                } else {
+                    Log.info("asked systemd to \(effect.kind) (systemctl pid \(pid))")
+                }
+            } catch {
+                Log.error("\"\(effect.label)\": \(error)")
+                app.effectFinished(effect, result: "failed to start: \(error)", failed: true, now: now)
+            }
+        }
+        writeStatus()
+    }
+
+    private func childrenEnded() {
+        let now = MonotonicClock.now()
+        for (effect, pid, result, failed) in children.reap() {
+            if case .exec = effect {
+                Log.info("\"\(effect.label)\" \(result); taking the display back")
+                input.resume()
+                output.takeBack()
+                notifier.notify("STATUS=Showing \(app.currentScreen.config.name)")
+            } else if failed {
+                Log.error("\"\(effect.label)\" (pid \(pid)) \(result)")
+            } else {
+                Log.info("\"\(effect.label)\" (pid \(pid)) \(result)")
+            }
+            app.effectFinished(effect, result: result, failed: failed, now: now)
+        }
+        frames.requestPass()
+        writeStatus()
+    }
+
+    // MARK: Config, status, signals
+
+    private func apply(_ check: ConfigCheck, reason: String) {
+        notifier.reloading()
+        if app.apply(check, now: MonotonicClock.now()) {
+            input.configure(app.config.input)
+            Log.info("config reloaded (\(reason))")
+        } else {
+            for p in check.problems { Log.error(p.description) }
+            Log.error("config not applied (\(reason)); keeping the last good one")
+        }
+        notifier.notify("READY=1\nSTATUS=Showing \(app.currentScreen.config.name)")
+        frames.requestPass()
+        // The old screens, fonts and icons are gone.
+        FreedMemory.returnToSystem()
+    }
+
+    private func writeStatus() {
+        let path = app.config.statusFile
+        let doc = app.status(extra: [
+            "pid": .int(Int(getpid())),
+            "config_path": config.map { .string($0.path) } ?? .null,
+            "display": .string(output.name),
+            "running": children.displayOwner.map { .string($0.effect.label) } ?? .null,
+        ])
+        guard !path.isEmpty else { return }
+        do {
+            try doc.write(to: path)
+        } catch {
+            Log.debug("status file \(path): \(error)")
+        }
+    }
+
+    private func signalsArrived() {
+        for s in signals.drain() {
+            switch s {
+            case SIGTERM, SIGINT:
+                Log.info("signal \(s): restoring the display and exiting")
+                loop.stop()
+            case SIGHUP:
+                if let config { config.reload(reason: "SIGHUP") }
+            case SIGCHLD:
+                childrenEnded()
+            case SIGUSR1:
+                screenshot()
+            #if KIOSK_TEST_HOOKS
+            case SIGURG:
+                // Test-only (built with -DKIOSK_TEST_HOOKS, never in release builds): the event loop
+                // hangs, so WATCHDOG=1 stops and systemd's watchdog has to kill and restart the kiosk.
+                Log.warning("test hook: SIGURG, hanging the event loop")
+                while true { sleep(1) }
+            #endif
+            default:
+                _ = output.handle(signal: s)
+            }
+        }
+    }
+
+    /// Writes what is on screen, and beside it (`.txt`) the scroll position, rotation and size of
+    /// that frame, so that a headless render can reproduce it exactly.
+    private func screenshot() {
+        let path = app.config.screenshotFile
+        do {
+            try PNGCodec.write(try output.screenshot(), to: path)
+            let shown = frames.shownPosition
+            let panel = output.panel
+            try writeFile(path + ".txt", "offset=\(shown.whole)+\(shown.fraction)\nrotation=\(panel.rotation.degrees)\nsize=\(panel.logicalWidth)x\(panel.logicalHeight)\n")
+            Log.info("screenshot written to \(path) (offset \(shown))")
+        } catch {
+            Log.error("screenshot to \(path) failed: \(error)")
+        }
+    }
+}
