@@ -1,12 +1,12 @@
-"""Checks shared by the kiosk's scenarios: its demo statistics, screenshots against headless
+"""Checks shared by the kiosk's scenarios: its frame statistics, screenshots against headless
 renders, and who owns the framebuffers the kernel lists."""
 import re
 
 
-def demo_stats(r, name="kiosk"):
-    """The `demo stats` line of NAME.err as a dict of ints (vblank_gaps kept as text)."""
-    m = re.search(r"demo stats (.*)", r.text(f"{name}.err"))
-    r.require(m, f"{name}.err has no 'demo stats' line (did the kiosk exit cleanly?)")
+def frame_stats(r, name="kiosk"):
+    """The `frame stats` line of NAME.err (the runtime's, at exit) as a dict of ints (vblank_gaps kept as text)."""
+    m = re.search(r"frame stats (.*)", r.text(f"{name}.err"))
+    r.require(m, f"{name}.err has no 'frame stats' line (did the kiosk exit cleanly?)")
     stats = dict(kv.split("=", 1) for kv in m.group(1).split())
     return {k: (int(v) if v.isdigit() else v) for k, v in stats.items()}
 

@@ -39,7 +39,7 @@ def check(r):
     r.expect(r.exists("same-pid.txt"), "the kiosk did not survive the invalid config")
 
     err = r.text("kiosk.err")
-    r.expect("demo stats presented=60 flips=60" in err or "flips=60" in err,
+    r.expect("frame stats presented=60 flips=60" in err or "flips=60" in err,
              "the exec'd program did not flip its 60 frames on the display")
     after = status(r, "status-after-exec.json")
     r.expect(after["last_action"] and after["last_action"]["result"] == "exited with status 0", f"after exec: {after}")

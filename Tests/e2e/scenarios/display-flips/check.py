@@ -5,9 +5,9 @@ from e2e import kiosk
 
 def check(r):
     r.expect_rc("kiosk", 0)
-    stats = kiosk.demo_stats(r)
+    stats = kiosk.frame_stats(r)
     kiosk.expect_flips_accounted(r, stats, 300)
-    r.note(f"demo stats: {stats}")
+    r.note(f"frame stats: {stats}")
     r.expect_rc("headless", 0)
     kiosk.expect_same_image(r, "screenshot.png", "headless.png")
     during = kiosk.framebuffer_owners(r.text("dri-state-during.txt"))
