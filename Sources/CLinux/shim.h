@@ -9,3 +9,6 @@
 #include <linux/kd.h>
 #include <linux/input.h>
 #include <malloc.h>
+
+// EVIOCSCLOCKID is a function-like macro (_IOW), which Swift cannot import: the same value as a constant.
+static const unsigned long kiosk_EVIOCSCLOCKID = EVIOCSCLOCKID;
