@@ -36,7 +36,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RasterTests",
-            dependencies: ["Raster", "LayoutCore"],
+            dependencies: ["Raster", "LayoutCore", "TestSupport"],
             exclude: ["Golden", "Fixtures"]
         ),
         // libdrm, and libinput with libudev: module maps and one shim header each.
@@ -72,9 +72,11 @@ let package = Package(
         ),
         .testTarget(
             name: "KioskTests",
-            dependencies: ["Kiosk", "LayoutCore", "Raster", "TOML"],
+            dependencies: ["Kiosk", "LayoutCore", "Raster", "TOML", "TestSupport"],
             exclude: ["Golden", "ConfigFixtures"]
         ),
+        // Shared by the test targets only (never by a product): golden-image comparison.
+        .target(name: "TestSupport", dependencies: ["Raster"], path: "Tests/TestSupport"),
         // Pure geometry, layouts and motion: no Foundation, no C, no devices.
         .target(
             name: "LayoutCore",
