@@ -1,22 +1,11 @@
 import Testing
+import TestSupport
 @testable import Kiosk
 
 /// Bad input never crashes the loader: random bytes, truncations and mutations of the example, and
 /// hostile shapes. Each run also checks that the outcome is coherent (valid exactly when there is
 /// no error; every message one line naming the file). Seeded, so a failure can be replayed.
 @Suite struct ConfigFuzzTests {
-    /// SplitMix64: small, seedable, good enough to pick bytes and positions.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     func expectCoherent(_ bytes: [UInt8], in scratch: ScratchDirectory, _ what: @autoclosure () -> String) {
         let path = scratch.write("fuzz.toml", bytes: bytes)
         let check = checkConfig(path: path, displayName: "fuzz.toml")
@@ -31,7 +20,7 @@ import Testing
     }
 
     @Test func randomBytes() {
-        var rng = SeededGenerator(state: 1)
+        var rng = SeededGenerator(seed: 1)
         let scratch = ScratchDirectory()
         for round in 0..<150 {
             let count = Int.random(in: 0...600, using: &rng)
@@ -46,7 +35,7 @@ import Testing
 
     @Test func truncationsOfTheExample() {
         let example = readBytes(ConfigPaths.example)
-        var rng = SeededGenerator(state: 2)
+        var rng = SeededGenerator(seed: 2)
         let scratch = ScratchDirectory()
         for round in 0..<150 {
             let cut = Int.random(in: 0...example.count, using: &rng)
@@ -57,7 +46,7 @@ import Testing
 
     @Test func mutationsOfTheExample() {
         let example = readBytes(ConfigPaths.example)
-        var rng = SeededGenerator(state: 3)
+        var rng = SeededGenerator(seed: 3)
         let scratch = ScratchDirectory()
         for round in 0..<150 {
             var bytes = example
