@@ -96,8 +96,8 @@ import Testing
         }
     }
 
-    static func makeApp(_ sandbox: Sandbox, now: Double = 0) throws -> (KioskApp, ConfigChecker) {
-        let checker = ConfigChecker(path: sandbox.config)
+    static func makeApp(_ sandbox: Sandbox, now: Double = 0) throws -> (KioskApp, ConfigReader) {
+        let checker = ConfigReader(path: sandbox.config)
         let check = checker.check()
         #expect(check.problems.isEmpty, "\(check.report)")
         let app = try KioskApp(config: try #require(check.config), width: 800, height: 480, now: now)

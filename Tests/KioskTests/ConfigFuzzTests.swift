@@ -8,7 +8,7 @@ import TestSupport
 @Suite struct ConfigFuzzTests {
     func expectCoherent(_ bytes: [UInt8], in scratch: ScratchDirectory, _ what: @autoclosure () -> String) {
         let path = scratch.write("fuzz.toml", bytes: bytes)
-        let check = checkConfig(path: path, displayName: "fuzz.toml")
+        let check = ConfigReader(path: path, displayName: "fuzz.toml").check()
         #expect(check.isValid == !check.problems.hasErrors, "\(what())")
         for p in check.problems {
             #expect(p.description.hasPrefix("fuzz.toml") && !p.description.contains("\n"), "\(what()): \(p)")
@@ -85,7 +85,7 @@ import TestSupport
     @Test func hostileShapesAreReportedPrecisely() {
         let scratch = ScratchDirectory()
         let check = { (text: String) in
-            checkConfig(path: scratch.write("k.toml", text), displayName: "k.toml").problems.map(\.description)
+            ConfigReader(path: scratch.write("k.toml", text), displayName: "k.toml").check().problems.map(\.description)
         }
         #expect(check(minimalConfig("[background]\ncell = 9223372036854775807\nline_width = nan\n")) == [
             "k.toml:9:14: background.line_width: expected a finite number, got nan",
@@ -109,8 +109,9 @@ import TestSupport
         ("_= 46*m-----h 9\u{FEFF}", 1, 6), ("a = 1979-05-27 7\u{3000}", 1, 16), ("[\u{3000}:]", 1, 2),
     ])
     func inputsThatAbortedTOMLKitAreSyntaxErrors(text: String, line: Int, column: Int) throws {
-        let (config, problems) = ConfigLoader.decode(text: text, file: "k.toml", baseDirectory: "/")
-        #expect(config == nil)
+        let decoded = ConfigReader.decode(text: text, file: "k.toml", baseDirectory: "/")
+        let problems = decoded.problems
+        #expect(decoded.config == nil)
         let problem = try #require(problems.first)
         #expect(problems.count == 1)
         #expect(problem.location.line == line && problem.location.column == column, "\(problem)")

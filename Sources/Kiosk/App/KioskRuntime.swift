@@ -17,7 +17,7 @@ public final class KioskRuntime {
     }
 
     let options: Options
-    let checker: ConfigChecker
+    let checker: ConfigReader
     let app: KioskApp
     let display: DisplaySession
     var shadow: PixelBuffer
@@ -56,7 +56,7 @@ public final class KioskRuntime {
         // First of all: a signal that arrives during start-up must be queued, not kill us.
         signals = try SignalSource(Self.handledSignals)
         startup = StartupTimeline()
-        checker = ConfigChecker(path: options.configPath)
+        checker = ConfigReader(path: options.configPath)
         let check = checker.check()
         startup.mark("config")
         var config: KioskConfig
