@@ -145,6 +145,17 @@ import Testing
             #"kiosk.toml:8:10: screens.main.items[0].screen: only used with action = "screen""#,
         ], "got:\n\(c.report)")
     }
+
+    /// `touch_output` was once documented but never used: a config that sets it is refused, saying why.
+    @Test func touchOutputIsRefusedAsUnsupported() {
+        let scratch = ScratchDirectory()
+        let text = minimalConfig("[input]\ntouch_output = \"HDMI-A-1\"\n")
+        let c = ConfigReader(path: scratch.write("k.toml", text), displayName: "k.toml").check()
+        #expect(!c.isValid)
+        #expect(c.problems.map(\.description) == [
+            "k.toml:8:16: input.touch_output: not supported; the kiosk maps every touchscreen to its one display — remove the key",
+        ], "got:\n\(c.report)")
+    }
 }
 
 @Suite struct ConfigStyleKeyTests {

@@ -343,17 +343,14 @@ public struct InputConfig: Sendable, Equatable {
     public var keys: KeyBindings
     /// libinput's 3x2 calibration matrix (row-major, the last row implied).
     public var calibration: [Double]?
-    /// The connector a touchscreen belongs to; nil binds it to the output in use.
-    public var touchOutput: String?
 
     public init(seat: String = "seat0", knobDirection: Int = 1, detentsPerItem: Int = 1, keys: KeyBindings = KeyBindings(),
-                calibration: [Double]? = nil, touchOutput: String? = nil) {
+                calibration: [Double]? = nil) {
         self.seat = seat
         self.knobDirection = knobDirection
         self.detentsPerItem = detentsPerItem
         self.keys = keys
         self.calibration = calibration
-        self.touchOutput = touchOutput
     }
 }
 
