@@ -159,6 +159,8 @@ struct Scratch<Element>: ~Copyable {
         capacity = count
     }
 
+    // Inlinable: the optimizer inlines it into the class's @usableFromInline setters (and Swift
+    // 6.3.1's release build crashes when it is not).
     @inlinable deinit { base.deallocate() }
 }
 
