@@ -49,7 +49,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RasterTests",
-            dependencies: ["Raster", "Geometry", "ReferenceScene"],
+            dependencies: ["Raster", "Geometry", "ReferenceScene", "TestSupport"],
             exclude: ["Golden", "Fixtures"]
         ),
         // Reference scene S1 (DESIGN.md §5): a fixture for the golden tests and benchmarks, not in any product.
@@ -90,9 +90,11 @@ let package = Package(
         ),
         .testTarget(
             name: "KioskTests",
-            dependencies: ["Kiosk", "Geometry", "LayoutCore", "Raster", "TOML"],
+            dependencies: ["Kiosk", "Geometry", "LayoutCore", "Raster", "TOML", "TestSupport"],
             exclude: ["Golden", "ConfigFixtures"]
         ),
+        // Shared by the test targets only (never by a product): golden-image comparison, a seeded RNG.
+        .target(name: "TestSupport", dependencies: ["Raster"], path: "Tests/TestSupport"),
         // Layouts, scrolling, motion and input interpretation (knobs, gestures): no Foundation, no C, no devices.
         .target(
             name: "LayoutCore",

@@ -10,3 +10,6 @@
 #include <linux/input.h>
 #include <malloc.h>
 #include <sys/eventfd.h>
+
+// EVIOCSCLOCKID is a function-like macro (_IOW), which Swift cannot import: the same value as a constant.
+static const unsigned long kiosk_EVIOCSCLOCKID = EVIOCSCLOCKID;

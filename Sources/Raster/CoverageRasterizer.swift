@@ -12,7 +12,7 @@ public enum FillRule: Sendable, Hashable {
 /// guard cells per row) and reused between fills; each row is zeroed as it is read.
 @usableFromInline
 final class CoverageRasterizer {
-    // Scratch memory owned by this object and freed in deinit; raw pointers rather than arrays so
+    // Scratch memory, each freed by its own deinit; raw pointers rather than arrays so
     // that the hot loops pay no exclusivity or bounds checks (every index is derived from the
     // clipped area below).
     @usableFromInline var cells = Scratch<Float>()
@@ -30,10 +30,6 @@ final class CoverageRasterizer {
     @usableFromInline var stride = 0
 
     @usableFromInline init() {}
-
-    deinit {
-        cells.free(); coverageRow.free(); rowMin.free(); rowMax.free(); touchedGroups.free()
-    }
 
     /// Prepares a zeroed area of `width`x`height` pixels.
     @usableFromInline func reset(width: Int, height: Int) {
@@ -84,77 +80,71 @@ final class CoverageRasterizer {
                           partial: (Int, Int, UnsafePointer<UInt8>, Int) -> Void,
                           constant: (Int, Int, Int, UInt32) -> Void) {
         let shift = Self.groupShift
-        do {
-            do {
-                do {
-                    let acc = cells.base, cov = coverageRow.base, bits = touchedGroups.base
-                    let rowMin = self.rowMin.base, rowMax = self.rowMax.base, wordsPerRow = self.wordsPerRow
-                    let height = self.height, width = self.width, stride = self.stride
-                    @inline(__always) func toByte(_ sum: Float) -> UInt8 {
-                        let a: Float
-                        switch rule {
-                        case .nonZero:
-                            a = Swift.min(Swift.abs(sum), 1)
-                        case .evenOdd:
-                            let m = Swift.abs(sum) - 2 * (Swift.abs(sum) * 0.5).rounded(.down)
-                            a = Swift.min(Swift.max(m > 1 ? 2 - m : m, 0), 1)
-                        }
-                        return UInt8(truncatingIfNeeded: Int32(a * 255 + 0.5))
+        let acc = cells.base, cov = coverageRow.base, bits = touchedGroups.base
+        let rowMin = self.rowMin.base, rowMax = self.rowMax.base, wordsPerRow = self.wordsPerRow
+        let height = self.height, width = self.width, stride = self.stride
+        @inline(__always) func toByte(_ sum: Float) -> UInt8 {
+            let a: Float
+            switch rule {
+            case .nonZero:
+                a = Swift.min(Swift.abs(sum), 1)
+            case .evenOdd:
+                let m = Swift.abs(sum) - 2 * (Swift.abs(sum) * 0.5).rounded(.down)
+                a = Swift.min(Swift.max(m > 1 ? 2 - m : m, 0), 1)
+            }
+            return UInt8(truncatingIfNeeded: Int32(a * 255 + 0.5))
+        }
+        for row in 0..<height {
+            let lo = Int(rowMin[row]), hi = Int(rowMax[row])
+            guard lo <= hi else { continue }
+            let line = acc + row * stride
+            let rowBits = bits + row * wordsPerRow
+            let end = Swift.min(hi, width - 1)
+            var sum: Float = 0
+            var pendingStart = lo, pendingCount = 0
+            var x = lo
+            while x <= end {
+                let g = x >> shift
+                let groupEnd = Swift.min((g + 1) << shift, end + 1)
+                if rowBits[g >> 6] & (1 << UInt64(g & 63)) != 0 {
+                    while x < groupEnd {
+                        sum += line[x]
+                        line[x] = 0
+                        cov[pendingCount] = toByte(sum)
+                        pendingCount += 1
+                        x += 1
                     }
-                    for row in 0..<height {
-                        let lo = Int(rowMin[row]), hi = Int(rowMax[row])
-                        guard lo <= hi else { continue }
-                        let line = acc + row * stride
-                        let rowBits = bits + row * wordsPerRow
-                        let end = Swift.min(hi, width - 1)
-                        var sum: Float = 0
-                        var pendingStart = lo, pendingCount = 0
-                        var x = lo
-                        while x <= end {
-                            let g = x >> shift
-                            let groupEnd = Swift.min((g + 1) << shift, end + 1)
-                            if rowBits[g >> 6] & (1 << UInt64(g & 63)) != 0 {
-                                while x < groupEnd {
-                                    sum += line[x]
-                                    line[x] = 0
-                                    cov[pendingCount] = toByte(sum)
-                                    pendingCount += 1
-                                    x += 1
-                                }
-                            } else {
-                                // Untouched groups: constant coverage up to the next touched group,
-                                // found a word of the bitmap at a time.
-                                let lastGroup = end >> shift
-                                var h = g + 1
-                                while h <= lastGroup {
-                                    let word = rowBits[h >> 6] >> UInt64(h & 63)
-                                    if word != 0 { h += word.trailingZeroBitCount; break }
-                                    h = (h | 63) + 1
-                                }
-                                let runEnd = Swift.min(h << shift, end + 1)
-                                if pendingCount > 0 { partial(row, pendingStart, UnsafePointer(cov), pendingCount) }
-                                let c = UInt32(toByte(sum))
-                                if c != 0 { constant(row, x, runEnd - x, c) }
-                                x = runEnd
-                                pendingStart = x
-                                pendingCount = 0
-                            }
-                        }
-                        if pendingCount > 0 { partial(row, pendingStart, UnsafePointer(cov), pendingCount) }
-                        // Clear the guard cells and the touched bits of this row.
-                        var k = Swift.max(lo, end + 1)
-                        while k <= hi && k < stride { line[k] = 0; k += 1 }
-                        for w in 0..<wordsPerRow { rowBits[w] = 0 }
+                } else {
+                    // Untouched groups: constant coverage up to the next touched group,
+                    // found a word of the bitmap at a time.
+                    let lastGroup = end >> shift
+                    var h = g + 1
+                    while h <= lastGroup {
+                        let word = rowBits[h >> 6] >> UInt64(h & 63)
+                        if word != 0 { h += word.trailingZeroBitCount; break }
+                        h = (h | 63) + 1
                     }
+                    let runEnd = Swift.min(h << shift, end + 1)
+                    if pendingCount > 0 { partial(row, pendingStart, UnsafePointer(cov), pendingCount) }
+                    let c = UInt32(toByte(sum))
+                    if c != 0 { constant(row, x, runEnd - x, c) }
+                    x = runEnd
+                    pendingStart = x
+                    pendingCount = 0
                 }
             }
+            if pendingCount > 0 { partial(row, pendingStart, UnsafePointer(cov), pendingCount) }
+            // Clear the guard cells and the touched bits of this row.
+            var k = Swift.max(lo, end + 1)
+            while k <= hi && k < stride { line[k] = 0; k += 1 }
+            for w in 0..<wordsPerRow { rowBits[w] = 0 }
         }
     }
 }
 
-/// A growable, zero-initialised scratch allocation with one owner (`CoverageRasterizer`), which frees it.
+/// A growable, zero-initialised scratch allocation; not copyable, so its one owner frees it once.
 @usableFromInline
-struct Scratch<Element> {
+struct Scratch<Element>: ~Copyable {
     @usableFromInline var base: UnsafeMutablePointer<Element>
     @usableFromInline var capacity = 0
 
@@ -169,7 +159,9 @@ struct Scratch<Element> {
         capacity = count
     }
 
-    @usableFromInline func free() { base.deallocate() }
+    // Inlinable: the optimizer inlines it into the class's @usableFromInline setters (and Swift
+    // 6.3.1's release build crashes when it is not).
+    @inlinable deinit { base.deallocate() }
 }
 
 /// The accumulation buffer's pointers and size, read once per fill so that adding thousands of

@@ -6,7 +6,7 @@ import Kiosk
 /// there is no error, every message one line naming the file, a valid config has its home screen
 /// and no screen without items.
 func checkConfigCoherently(_ bytes: [UInt8]) {
-    let check = checkConfig(bytes: bytes, file: "fuzz.toml", baseDirectory: "/nonexistent/kiosk-config-fuzz", searchPath: "/usr/bin:/bin")
+    let check = ConfigReader.check(bytes: bytes, file: "fuzz.toml", baseDirectory: "/nonexistent/kiosk-config-fuzz", searchPath: "/usr/bin:/bin")
     precondition(check.isValid == !check.problems.hasErrors, "valid with errors, or invalid without one")
     for problem in check.problems {
         let line = problem.description
@@ -69,7 +69,7 @@ enum ReplayConfigInputs {
             }
             fclose(file)
             checkConfigCoherently(bytes)
-            let check = checkConfig(bytes: bytes, file: path, baseDirectory: "/nonexistent/kiosk-config-fuzz", searchPath: "/usr/bin:/bin")
+            let check = ConfigReader.check(bytes: bytes, file: path, baseDirectory: "/nonexistent/kiosk-config-fuzz", searchPath: "/usr/bin:/bin")
             print(check.isValid ? "\(path): valid" : check.report)
         }
     }

@@ -25,7 +25,7 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        let check = checkConfig(path: file)
+        let check = ConfigReader(path: file).check()
         for p in check.problems { Log.warning(p.description) }
         guard let config = check.config else {
             Log.error("\(file) is not valid; nothing rendered")

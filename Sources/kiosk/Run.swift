@@ -46,7 +46,7 @@ struct CheckConfig: ParsableCommand {
     @Argument(help: ArgumentHelp("The config file.", valueName: "file")) var file: String
 
     func run() throws {
-        let check = checkConfig(path: file)
+        let check = ConfigReader(path: file).check()
         for p in check.problems { Log.plain(p.description) }
         if check.isValid {
             print("\(file): OK" + (check.problems.isEmpty ? "" : " (\(check.problems.count) warning(s))"))

@@ -95,8 +95,8 @@ import Testing
         }
     }
 
-    static func makeApp(_ sandbox: Sandbox, now: Double = 0) throws -> (KioskApp, ConfigChecker) {
-        let checker = ConfigChecker(path: sandbox.config)
+    static func makeApp(_ sandbox: Sandbox, now: Double = 0) throws -> (KioskApp, ConfigReader) {
+        let checker = ConfigReader(path: sandbox.config)
         let check = checker.check()
         #expect(check.problems.isEmpty, "\(check.report)")
         let app = try KioskApp(config: try #require(check.config), width: 800, height: 480, now: now)
@@ -147,7 +147,7 @@ import Testing
         Self.run(app, frame, from: &now, seconds: 0.2)
         #expect(app.screenNames == ["main"])
         #expect(app.currentScreen.selectedIndex == 0)
-        try GoldenImage.expectMatches(frame, "app-home-800x480")
+        try goldens.expectMatches(frame, "app-home-800x480")
     }
 
     @Test func knobOpensAScreenAndBackReturns() throws {
@@ -159,7 +159,7 @@ import Testing
         app.handle(.command(.select, count: 1), now: now)
         Self.run(app, frame, from: &now, seconds: 1)
         #expect(app.screenNames == ["main", "more"])
-        try GoldenImage.expectMatches(frame, "app-more-800x480")
+        try goldens.expectMatches(frame, "app-more-800x480")
         // The knob's back key, then the list's own "Back" item.
         app.handle(.command(.back, count: 1), now: now)
         Self.run(app, frame, from: &now, seconds: 0.5)
@@ -220,7 +220,7 @@ import Testing
         var now = 0.0
         app.showBanner("Broken: failed to start (No such file or directory)", now: now)
         Self.run(app, frame, from: &now, seconds: 0.2)
-        try GoldenImage.expectMatches(frame, "app-banner-800x480")
+        try goldens.expectMatches(frame, "app-banner-800x480")
         // The banner goes away by itself.
         Self.run(app, frame, from: &now, seconds: KioskApp.bannerSeconds)
         #expect(app.bannerText == nil)
@@ -340,7 +340,7 @@ extension AppTests {
 /// A horizontal arc (bottom edge) draws its rows as portrait tiles: icon over a label fitted to the width.
 @Suite struct PortraitTileTests {
     @Test func bottomEdgeArcDrawsFittedTiles() throws {
-        let icon = "\(GoldenImage.directory)/../../../systemd/icons/settings.png"
+        let icon = "\(goldens.directory)/../../../systemd/icons/settings.png"
         let items = ["Log", "Wait a moment longer", "Back"].map { MenuItem(label: $0, icon: icon, action: .back) }
         let config = ScreenConfig(name: "tools", title: "Tools",
                                   layout: .arc(ArcStyle(edge: .bottom, radiusRatio: 0.5, rowsVisible: 5, rowLength: 0.3)),
@@ -348,6 +348,6 @@ extension AppTests {
         let screen = try ArcScreen(config: config, style: ArcStyle(edge: .bottom, radiusRatio: 0.5, rowsVisible: 5, rowLength: 0.3),
                                    resources: try ScreenFixtures.resources(), showsBack: false)
         let frame = try ScreenFixtures.frame(of: screen)
-        try GoldenImage.expectMatches(frame, "arc-bottom-tiles-800x480")
+        try goldens.expectMatches(frame, "arc-bottom-tiles-800x480")
     }
 }

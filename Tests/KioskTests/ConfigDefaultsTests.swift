@@ -6,7 +6,7 @@ import TOML
 /// Defaults: what a minimal file means, and that the documented defaults are the real ones.
 @Suite struct ConfigDefaultsTests {
     @Test func minimalConfigIsOneScreenWithDefaults() throws {
-        let check = checkConfig(path: ConfigPaths.fixture("minimal.toml"))
+        let check = ConfigReader(path: ConfigPaths.fixture("minimal.toml")).check()
         #expect(check.problems.isEmpty, "\(check.report)")
         let config = try #require(check.config)
         let expected = KioskConfig(home: "main", screens: [
@@ -17,22 +17,22 @@ import TOML
     }
 
     @Test func explicitDefaultsDecodeLikeAbsentOnes() throws {
-        let minimal = try #require(checkConfig(path: ConfigPaths.fixture("minimal.toml")).config)
-        let check = checkConfig(path: ConfigPaths.fixture("all-defaults.toml"))
+        let minimal = try #require(ConfigReader(path: ConfigPaths.fixture("minimal.toml")).check().config)
+        let check = ConfigReader(path: ConfigPaths.fixture("all-defaults.toml")).check()
         #expect(check.problems.isEmpty, "\(check.report)")
         #expect(check.config == minimal)
     }
 
     @Test func oneChangedValueIsNotADefault() throws {
         let scratch = ScratchDirectory()
-        let config = try #require(checkConfig(path: scratch.write("k.toml", minimalConfig("[background]\ncell = 33\n"))).config)
+        let config = try #require(ConfigReader(path: scratch.write("k.toml", minimalConfig("[background]\ncell = 33\n"))).check().config)
         #expect(config.background != BackgroundConfig())
         #expect(config.background.cell == 33)
         #expect(config.screens[0].background.cell == 33, "screens inherit the global background")
     }
 
     @Test func rescueConfigShowsTheErrorsAndValidates() throws {
-        let problems = checkConfig(path: ConfigPaths.fixture("wrong-types.toml"), displayName: "kiosk.toml").problems
+        let problems = ConfigReader(path: ConfigPaths.fixture("wrong-types.toml"), displayName: "kiosk.toml").check().problems
         let rescue = KioskConfig.rescue(problems: problems)
         #expect(rescue.home == "rescue" && rescue.screens.count == 1)
         let labels = rescue.screens[0].sections[0].items.map(\.label)
@@ -68,8 +68,8 @@ import TOML
         #expect(ConfigValues.resolve("./a/../b/./c.png", against: "/etc/kiosk") == "/etc/kiosk/b/c.png")
         #expect(ConfigValues.resolve("../../../x", against: "/etc/kiosk") == "/x")
         #expect(ConfigValues.resolve("/usr/bin/true", against: "/etc/kiosk") == "/usr/bin/true")
-        #expect(ConfigLoader.directory(of: "/etc/kiosk/kiosk.toml") == "/etc/kiosk")
-        #expect(ConfigLoader.directory(of: "/kiosk.toml") == "/")
+        #expect(ConfigReader.directory(of: "/etc/kiosk/kiosk.toml") == "/etc/kiosk")
+        #expect(ConfigReader.directory(of: "/kiosk.toml") == "/")
     }
 
     @Test func keyNames() {
@@ -131,11 +131,11 @@ import TOML
 }
 
 /// Reloading: identical bytes are not parsed again, but are validated again.
-@Suite struct ConfigCheckerTests {
+@Suite struct ConfigReaderTests {
     @Test func identicalTextIsParsedOnceAndValidatedEveryTime() throws {
         let scratch = ScratchDirectory()
         let path = scratch.write("kiosk.toml", minimalConfig("[theme]\nfont = \"font.ttf\"\n"))
-        let checker = ConfigChecker(path: path, displayName: "kiosk.toml")
+        let checker = ConfigReader(path: path, displayName: "kiosk.toml")
         let first = checker.check()
         #expect(first.problems.map(\.description) == [#"kiosk.toml:8:8: theme.font: "\#(scratch.path)/font.ttf" does not exist"#])
         // The font appears (a copy of DejaVu): same text, now valid, still parsed once.

@@ -5,7 +5,7 @@ import Testing
 /// or key path, with the line when it can be found) and says what was expected.
 @Suite struct ConfigErrorTests {
     func check(_ fixture: String) -> ConfigCheck {
-        checkConfig(path: ConfigPaths.fixture(fixture), displayName: fixture, searchPath: "/usr/bin:/bin")
+        ConfigReader(path: ConfigPaths.fixture(fixture), displayName: fixture, searchPath: "/usr/bin:/bin").check()
     }
 
     func expectProblems(_ check: ConfigCheck, _ expected: [String], sourceLocation: SourceLocation = #_sourceLocation) {
@@ -73,7 +73,7 @@ import Testing
         let scratch = ScratchDirectory()
         scratch.write("fake.ttf", "not a font")
         let path = scratch.write("kiosk.toml", minimalConfig("[theme]\nfont = \"fake.ttf\"\n"))
-        let c = checkConfig(path: path, displayName: "kiosk.toml")
+        let c = ConfigReader(path: path, displayName: "kiosk.toml").check()
         let problem = try #require(c.problems.first)
         #expect(c.problems.count == 1 && !c.isValid)
         #expect(problem.description.hasPrefix(#"kiosk.toml:8:8: theme.font: "\#(scratch.path)/fake.ttf" cannot be loaded as a font: "#), "\(problem)")
@@ -89,7 +89,7 @@ import Testing
         action = "back"
         """)
         let scratch = ScratchDirectory()
-        let c = checkConfig(path: scratch.write("kiosk.toml", text), displayName: "kiosk.toml")
+        let c = ConfigReader(path: scratch.write("kiosk.toml", text), displayName: "kiosk.toml").check()
         #expect(c.isValid)
         #expect(c.problems.map(\.description) == [
             #"kiosk.toml:8:1: screens.spare: warning: screen "spare" cannot be reached from home "main" (no item opens it)"#,
@@ -115,7 +115,7 @@ import Testing
         [screens.c]
         title = "no style"
         """
-        let c = checkConfig(path: scratch.write("kiosk.toml", text), displayName: "kiosk.toml")
+        let c = ConfigReader(path: scratch.write("kiosk.toml", text), displayName: "kiosk.toml").check()
         #expect(c.problems.map(\.description) == [
             #"kiosk.toml:4: screens.a.items[0].label: missing: every item needs a label"#,
             #"kiosk.toml:4: screens.a.items[0].screen: missing: action "screen" needs screen = "NAME""#,
@@ -138,10 +138,21 @@ import Testing
         command = ["/usr/bin/true"]
         screen = "main"
         """
-        let c = checkConfig(path: scratch.write("kiosk.toml", text), displayName: "kiosk.toml")
+        let c = ConfigReader(path: scratch.write("kiosk.toml", text), displayName: "kiosk.toml").check()
         #expect(c.problems.map(\.description) == [
             #"kiosk.toml:7:11: screens.main.items[0].command: only used with action = "exec" or "spawn""#,
             #"kiosk.toml:8:10: screens.main.items[0].screen: only used with action = "screen""#,
+        ], "got:\n\(c.report)")
+    }
+
+    /// `touch_output` was once documented but never used: a config that sets it is refused, saying why.
+    @Test func touchOutputIsRefusedAsUnsupported() {
+        let scratch = ScratchDirectory()
+        let text = minimalConfig("[input]\ntouch_output = \"HDMI-A-1\"\n")
+        let c = ConfigReader(path: scratch.write("k.toml", text), displayName: "k.toml").check()
+        #expect(!c.isValid)
+        #expect(c.problems.map(\.description) == [
+            "k.toml:8:16: input.touch_output: not supported; the kiosk maps every touchscreen to its one display — remove the key",
         ], "got:\n\(c.report)")
     }
 }
@@ -159,7 +170,7 @@ import Testing
         label = "x"
         action = "back"
         """
-        let c = checkConfig(path: scratch.write("kiosk.toml", text), displayName: "kiosk.toml")
+        let c = ConfigReader(path: scratch.write("kiosk.toml", text), displayName: "kiosk.toml").check()
         #expect(c.problems.map(\.description) == [
             #"kiosk.toml:1: screens.main.sections: missing: a list screen needs [[screens.main.sections]] with items"#,
             #"kiosk.toml:3:9: screens.main.slots: only used with style = "dial"; this screen is "list""#,
@@ -186,7 +197,7 @@ import Testing
         label = "x"
         action = "back"
         """
-        let c = checkConfig(path: scratch.write("k.toml", text), displayName: "k.toml")
+        let c = ConfigReader(path: scratch.write("k.toml", text), displayName: "k.toml").check()
         #expect(c.problems.map(\.description) == [
             "k.toml:2:15: theme.row_opacity: 2 is out of range 0...1",
             "k.toml:3:13: theme.text_size: 0 is out of range: expected more than 0 and at most 1",
@@ -197,7 +208,7 @@ import Testing
 
     @Test func idleTimeoutIsAtMostAWeek() {
         let scratch = ScratchDirectory()
-        let c = checkConfig(path: scratch.write("k.toml", "idle_timeout = 1e308\n" + minimalConfig()), displayName: "k.toml")
+        let c = ConfigReader(path: scratch.write("k.toml", "idle_timeout = 1e308\n" + minimalConfig()), displayName: "k.toml").check()
         #expect(c.problems.map(\.description) == ["k.toml:1:16: idle_timeout: 1e+308 is out of range 0...604800"])
     }
 }
@@ -211,12 +222,12 @@ import Testing
         select = ["KEY_ENTER", "KEY_DOWN"]
         back = ["Escape"]
         """)
-        let c = checkConfig(path: scratch.write("k.toml", text), displayName: "k.toml")
+        let c = ConfigReader(path: scratch.write("k.toml", text), displayName: "k.toml").check()
         #expect(c.problems.map(\.description) == [
             #"k.toml:10:9: input.keys.back[0]: expected an evdev key name such as "KEY_ENTER" or "BTN_0", got "Escape""#,
         ], "a name that is not even shaped like one is a decoding error")
         let fixed = text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("back") }.joined(separator: "\n")
-        let d = checkConfig(path: scratch.write("k.toml", fixed), displayName: "k.toml")
+        let d = ConfigReader(path: scratch.write("k.toml", fixed), displayName: "k.toml").check()
         #expect(d.problems.map(\.description) == [
             #"k.toml:8:21: input.keys.next[1]: KEY_VOLUMEUPP is not a key the kiosk reads (did you mean "KEY_VOLUMEUP"?)"#,
             #"k.toml:9:24: input.keys.select[1]: KEY_DOWN is already bound to next"#,
@@ -228,5 +239,10 @@ import Testing
         for name in keys.next + keys.previous + keys.select + keys.back {
             #expect(KeyCode.byName[name] != nil, "\(name)")
         }
+    }
+
+    /// The config's defaults name exactly the keys of `KeyMapping.standard` (none lost for want of a name).
+    @Test func defaultKeyBindingsAreTheStandardMapping() {
+        #expect(KeyBindings().mapping == KeyMapping.standard)
     }
 }

@@ -6,13 +6,13 @@ import Testing
 /// machine with the packages of scripts/apt-packages.txt, and decode to what its comments say.
 @Suite struct ConfigExampleTests {
     @Test func exampleValidatesWithoutProblems() throws {
-        let check = checkConfig(path: ConfigPaths.example, searchPath: "/usr/local/bin:/usr/bin:/bin")
+        let check = ConfigReader(path: ConfigPaths.example, searchPath: "/usr/local/bin:/usr/bin:/bin").check()
         #expect(check.problems.isEmpty, "\(lines(check.problems))")
         #expect(check.isValid)
     }
 
     @Test func exampleUsesEveryStyleAndPattern() throws {
-        let config = try #require(checkConfig(path: ConfigPaths.example).config)
+        let config = try #require(ConfigReader(path: ConfigPaths.example).check().config)
         #expect(config.home == "main")
         #expect(config.screens.map(\.name) == ["main", "media", "settings", "tools"], "file order is kept")
         #expect(Set(config.screens.map(\.style)) == Set(ScreenStyle.allCases))
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func exampleDecodesToTypedValues() throws {
-        let config = try #require(checkConfig(path: ConfigPaths.example).config)
+        let config = try #require(ConfigReader(path: ConfigPaths.example).check().config)
         #expect(config.idleTimeout == 300)
         #expect(config.display.rotation == .none)
         #expect(config.input.keys == KeyBindings())
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func exampleBackgroundsMakeTiles() throws {
-        let config = try #require(checkConfig(path: ConfigPaths.example).config)
+        let config = try #require(ConfigReader(path: ConfigPaths.example).check().config)
         for screen in config.screens {
             let tile = try screen.background.makeTile(forHeight: 480)
             #expect(tile.cellWidth == screen.background.cellSize(forHeight: 480))

@@ -8,7 +8,7 @@ import Testing
     func problems(_ bytes: [UInt8]) -> [String] {
         let scratch = ScratchDirectory()
         let path = scratch.write("kiosk.toml", bytes: bytes)
-        return checkConfig(path: path, displayName: "kiosk.toml").problems.map(\.description)
+        return ConfigReader(path: path, displayName: "kiosk.toml").check().problems.map(\.description)
     }
 
     @Test func twoByteOrderMarksBeforeABadHeaderAreAnErrorNotACrash() {
@@ -67,14 +67,14 @@ import Testing
     }
 
     @Test func missingFileGivesErrnoText() {
-        let c = checkConfig(path: "/nonexistent/kiosk.toml")
+        let c = ConfigReader(path: "/nonexistent/kiosk.toml").check()
         #expect(c.problems.map(\.description) == ["/nonexistent/kiosk.toml: cannot read the file (open: No such file or directory)"])
     }
 
     @Test func unreadableFileGivesErrnoText() throws {
         let scratch = ScratchDirectory()
         let path = scratch.write("kiosk.toml", minimalConfig(), mode: 0o000)
-        let c = checkConfig(path: path, displayName: "kiosk.toml")
+        let c = ConfigReader(path: path, displayName: "kiosk.toml").check()
         if geteuid() == 0 {
             #expect(c.isValid, "root reads a mode 000 file")
         } else {
@@ -84,10 +84,10 @@ import Testing
 
     @Test func directoryAndPipeAreRefusedWithoutBlocking() {
         let scratch = ScratchDirectory()
-        #expect(checkConfig(path: scratch.path, displayName: "dir").problems.map(\.description) == ["dir: is a directory, not a regular file"])
+        #expect(ConfigReader(path: scratch.path, displayName: "dir").check().problems.map(\.description) == ["dir: is a directory, not a regular file"])
         let fifo = scratch.path + "/fifo"
         #expect(mkfifo(fifo, 0o600) == 0)
-        #expect(checkConfig(path: fifo, displayName: "fifo").problems.map(\.description) == ["fifo: is a pipe, not a regular file"])
+        #expect(ConfigReader(path: fifo, displayName: "fifo").check().problems.map(\.description) == ["fifo: is a pipe, not a regular file"])
     }
 
     @Test func sizesReadNaturally() {

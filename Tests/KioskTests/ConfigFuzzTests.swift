@@ -1,25 +1,14 @@
 import Testing
+import TestSupport
 @testable import Kiosk
 
 /// Bad input never crashes the loader: random bytes, truncations and mutations of the example, and
 /// hostile shapes. Each run also checks that the outcome is coherent (valid exactly when there is
 /// no error; every message one line naming the file). Seeded, so a failure can be replayed.
 @Suite struct ConfigFuzzTests {
-    /// SplitMix64: small, seedable, good enough to pick bytes and positions.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     func expectCoherent(_ bytes: [UInt8], in scratch: ScratchDirectory, _ what: @autoclosure () -> String) {
         let path = scratch.write("fuzz.toml", bytes: bytes)
-        let check = checkConfig(path: path, displayName: "fuzz.toml")
+        let check = ConfigReader(path: path, displayName: "fuzz.toml").check()
         #expect(check.isValid == !check.problems.hasErrors, "\(what())")
         for p in check.problems {
             #expect(p.description.hasPrefix("fuzz.toml") && !p.description.contains("\n"), "\(what()): \(p)")
@@ -31,7 +20,7 @@ import Testing
     }
 
     @Test func randomBytes() {
-        var rng = SeededGenerator(state: 1)
+        var rng = SeededGenerator(seed: 1)
         let scratch = ScratchDirectory()
         for round in 0..<150 {
             let count = Int.random(in: 0...600, using: &rng)
@@ -46,7 +35,7 @@ import Testing
 
     @Test func truncationsOfTheExample() {
         let example = readBytes(ConfigPaths.example)
-        var rng = SeededGenerator(state: 2)
+        var rng = SeededGenerator(seed: 2)
         let scratch = ScratchDirectory()
         for round in 0..<150 {
             let cut = Int.random(in: 0...example.count, using: &rng)
@@ -57,7 +46,7 @@ import Testing
 
     @Test func mutationsOfTheExample() {
         let example = readBytes(ConfigPaths.example)
-        var rng = SeededGenerator(state: 3)
+        var rng = SeededGenerator(seed: 3)
         let scratch = ScratchDirectory()
         for round in 0..<150 {
             var bytes = example
@@ -96,7 +85,7 @@ import Testing
     @Test func hostileShapesAreReportedPrecisely() {
         let scratch = ScratchDirectory()
         let check = { (text: String) in
-            checkConfig(path: scratch.write("k.toml", text), displayName: "k.toml").problems.map(\.description)
+            ConfigReader(path: scratch.write("k.toml", text), displayName: "k.toml").check().problems.map(\.description)
         }
         #expect(check(minimalConfig("[background]\ncell = 9223372036854775807\nline_width = nan\n")) == [
             "k.toml:9:14: background.line_width: expected a finite number, got nan",
@@ -120,8 +109,9 @@ import Testing
         ("_= 46*m-----h 9\u{FEFF}", 1, 6), ("a = 1979-05-27 7\u{3000}", 1, 16), ("[\u{3000}:]", 1, 2),
     ])
     func inputsThatAbortedTOMLKitAreSyntaxErrors(text: String, line: Int, column: Int) throws {
-        let (config, problems) = ConfigLoader.decode(text: text, file: "k.toml", baseDirectory: "/")
-        #expect(config == nil)
+        let decoded = ConfigReader.decode(text: text, file: "k.toml", baseDirectory: "/")
+        let problems = decoded.problems
+        #expect(decoded.config == nil)
         let problem = try #require(problems.first)
         #expect(problems.count == 1)
         #expect(problem.location.line == line && problem.location.column == column, "\(problem)")

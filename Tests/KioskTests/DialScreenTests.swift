@@ -198,7 +198,7 @@ import Testing
                 #expect(Self.blueness(frame, sample) < 40, "item \(index)")
             }
         }
-        try GoldenImage.expectMatches(frame, "dial-800x480")
+        try goldens.expectMatches(frame, "dial-800x480")
     }
 
     @Test func aFrameRedrawsOnlyTheDialSquare() throws {
@@ -244,7 +244,7 @@ import Testing
         _ = s.render(into: buffer, now: 0.05, full: false)
         #expect(s.isMoving)
         #expect(s.selectedIndex == 11)
-        try GoldenImage.expectMatches(buffer, "dial-window-turning-800x480")
+        try goldens.expectMatches(buffer, "dial-window-turning-800x480")
     }
 }
 

@@ -1,61 +1,10 @@
 import Geometry
-import Glibc
 import Kiosk
 import Raster
-import Testing
+import TestSupport
 
-/// Golden images of rendered screens: compared pixel for pixel with `Golden/<name>.png` beside
-/// this file. On a difference `<name>.actual.png` is written next to it; KIOSK_UPDATE_GOLDENS=1
-/// rewrites the goldens deliberately (then look at every one before committing).
-enum GoldenImage {
-    static let directory: String = {
-        let file = "\(#filePath)"
-        return String(file[..<file.lastIndex(of: "/")!]) + "/Golden"
-    }()
-
-    static let updating = getenv("KIOSK_UPDATE_GOLDENS").map { String(cString: $0) == "1" } ?? false
-
-    /// Checks `buffer` against the golden `name` with tolerance 0 (same machine, same font, same maths).
-    static func expectMatches(_ buffer: PixelBuffer, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let path = "\(directory)/\(name).png"
-        let actualPath = "\(directory)/\(name).actual.png"
-        if updating {
-            try PNGCodec.write(buffer, to: path)
-            unlink(actualPath)
-            return
-        }
-        let expected: PixelBuffer
-        do {
-            expected = try PNGCodec.read(path: path)
-        } catch {
-            try PNGCodec.write(buffer, to: actualPath)
-            Issue.record("missing golden \(path): \(error); wrote \(name).actual.png (KIOSK_UPDATE_GOLDENS=1 creates it)",
-                         sourceLocation: sourceLocation)
-            return
-        }
-        guard expected.width == buffer.width, expected.height == buffer.height else {
-            try PNGCodec.write(buffer, to: actualPath)
-            Issue.record("\(name): golden is \(expected.width)x\(expected.height), frame is \(buffer.width)x\(buffer.height)",
-                         sourceLocation: sourceLocation)
-            return
-        }
-        var differing = 0
-        var first: (x: Int, y: Int)?
-        for y in 0..<buffer.height {
-            for x in 0..<buffer.width where (buffer[x, y]! ^ expected[x, y]!) & 0x00FF_FFFF != 0 {
-                differing += 1
-                if first == nil { first = (x, y) }
-            }
-        }
-        if differing > 0 {
-            try PNGCodec.write(buffer, to: actualPath)
-            Issue.record("\(name): \(differing) pixels differ (first at \(first!.x),\(first!.y)); wrote \(name).actual.png",
-                         sourceLocation: sourceLocation)
-        } else {
-            unlink(actualPath)
-        }
-    }
-}
+/// Golden images of rendered screens, in `Golden/` beside this file.
+let goldens = GoldenImages(besideFile: #filePath)
 
 /// Small screens made in the tests, so goldens do not change when the example config does.
 enum ScreenFixtures {

@@ -201,7 +201,7 @@ import Testing
         #expect(ring.b > 200 && ring.r < 140)
         let other = rows[4].frame.offsetBy(dx: 0, dy: offsetY)
         #expect(Self.rgb(frame, other.minX + 0.5, other.midY).b < 120)
-        try GoldenImage.expectMatches(frame, "list-800x480")
+        try goldens.expectMatches(frame, "list-800x480")
     }
 
     @Test func scrolledUnderTheHeaderAndDamageIsTheContentArea() throws {
@@ -218,7 +218,7 @@ import Testing
         #expect(try buffer.view(of: PixelRect(x: 0, y: 0, width: 800, height: header))
             .hasSamePixels(as: try full.view(of: PixelRect(x: 0, y: 0, width: 800, height: header))))
         #expect(!buffer.hasSamePixels(as: full))
-        try GoldenImage.expectMatches(buffer, "list-scrolled-800x480")
+        try goldens.expectMatches(buffer, "list-scrolled-800x480")
     }
 
     @Test func backButtonTapSaysBack() throws {
@@ -242,7 +242,7 @@ import Testing
         s.select(3)
         let frame = try ScreenFixtures.frame(of: s)
         #expect(s.selectedIndex == 3)
-        try GoldenImage.expectMatches(frame, "arc-800x480")
+        try goldens.expectMatches(frame, "arc-800x480")
     }
 }
 

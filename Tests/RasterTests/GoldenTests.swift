@@ -4,7 +4,7 @@ import Raster
 import ReferenceScene
 import Testing
 
-/// Golden images: each compared pixel by pixel with the stated tolerance; on failure the actual image
+/// Golden images (`goldens`, TestSupport's `GoldenImages`): each compared pixel by pixel, tolerance 0; on failure the actual image
 /// is written beside the golden as `<name>.actual.png`. Regenerate with KIOSK_UPDATE_GOLDENS=1
 /// (then look at every image before committing it).
 @Suite(.serialized) struct GoldenTests {
@@ -58,7 +58,7 @@ import Testing
         img.setPixel(x: 0, y: 0, 0xFFFF_0000); img.setPixel(x: 1, y: 0, 0xFF00_FF00)
         img.setPixel(x: 0, y: 1, 0xFF00_00FF); img.setPixel(x: 1, y: 1, 0x8080_8080)
         c.draw(img, in: Rect(x: 300, y: 150, width: 18, height: 40))
-        try expectMatchesGolden(buf, "primitives", tolerance: 0)
+        try goldens.expectMatches(buf, "primitives")
     }
 
     /// The three built-in patterns, a solid and an image tile, each with a phase. Tolerance 0.
@@ -71,7 +71,7 @@ import Testing
         for (i, tile) in tiles.enumerated() {
             tile.fill(c, rect: PixelRect(x: i * 80, y: 0, width: 78, height: 100), phaseX: 7 * i, phaseY: 3 * i)
         }
-        try expectMatchesGolden(buf, "patterns", tolerance: 0)
+        try goldens.expectMatches(buf, "patterns")
     }
 
     /// Text: left, centre, right, ellipsis, rotated, a missing glyph. Tolerance 0 on the same FreeType.
@@ -93,7 +93,7 @@ import Testing
                        rotation: Angle(radians: a))
         }
         c.drawText("Upside down", font: font, size: 16, at: Point(x: 300, y: 170), color: Color(rgb: 0x3366CC), alignment: .center, rotation: Angle(degrees: 180))
-        try expectMatchesGolden(buf, "text", tolerance: 0)
+        try goldens.expectMatches(buf, "text")
     }
 
     /// Scene S1 (DESIGN.md §5), three patterns at both sizes. Tolerance 0.
@@ -103,7 +103,7 @@ import Testing
             let scene = try ReferenceScene(width: width, height: height, pattern: pattern)
             let frame = try scene.makeFrame()
             scene.render(on: Canvas(frame))
-            try expectMatchesGolden(frame, "s1-\(pattern.rawValue)-\(width)x\(height)", tolerance: 0)
+            try goldens.expectMatches(frame, "s1-\(pattern.rawValue)-\(width)x\(height)")
         }
     }
 }

@@ -2,54 +2,15 @@ import Geometry
 import Glibc
 import Raster
 import Testing
+import TestSupport
 
-/// Directory of this file, so goldens and fixtures are found without bundle resources.
+/// Directory of this file, so fixtures are found without bundle resources.
 let testDirectory: String = {
     let path = #filePath
     return String(path[..<path.lastIndex(of: "/")!])
 }()
-let goldenDirectory = testDirectory + "/Golden"
 let fixtureDirectory = testDirectory + "/Fixtures"
-
-/// Set KIOSK_UPDATE_GOLDENS=1 to rewrite the goldens deliberately (then look at every one).
-let updatingGoldens = getenv("KIOSK_UPDATE_GOLDENS").map { String(cString: $0) == "1" } ?? false
-
-/// Compares `buffer` (XRGB) with `Golden/<name>.png`, channel by channel, allowing `tolerance`
-/// (0...255) per channel. On failure writes `Golden/<name>.actual.png` beside the expected image.
-func expectMatchesGolden(_ buffer: PixelBuffer, _ name: String, tolerance: UInt32, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let path = "\(goldenDirectory)/\(name).png"
-    if updatingGoldens {
-        try PNGCodec.write(buffer, to: path)
-        return
-    }
-    let expected: PixelBuffer
-    do {
-        expected = try PNGCodec.read(path: path)
-    } catch {
-        try PNGCodec.write(buffer, to: "\(goldenDirectory)/\(name).actual.png")
-        Issue.record("missing golden \(path): \(error); wrote \(name).actual.png (set KIOSK_UPDATE_GOLDENS=1 to create it)", sourceLocation: sourceLocation)
-        return
-    }
-    #expect(expected.width == buffer.width && expected.height == buffer.height, "golden size differs", sourceLocation: sourceLocation)
-    guard expected.width == buffer.width, expected.height == buffer.height else { return }
-    var worst: UInt32 = 0, differing = 0, firstBad: (Int, Int)? = nil
-    for y in 0..<buffer.height {
-        for x in 0..<buffer.width {
-            let a = buffer[x, y]!, b = expected[x, y]!
-            var d: UInt32 = 0
-            for s in [0, 8, 16] as [UInt32] {
-                let ca = (a >> s) & 0xFF, cb = (b >> s) & 0xFF
-                d = max(d, ca > cb ? ca - cb : cb - ca)
-            }
-            if d > tolerance { differing += 1; if firstBad == nil { firstBad = (x, y) } }
-            worst = max(worst, d)
-        }
-    }
-    if differing > 0 {
-        try PNGCodec.write(buffer, to: "\(goldenDirectory)/\(name).actual.png")
-    }
-    #expect(differing == 0, "\(name): \(differing) pixels differ by more than \(tolerance) (worst \(worst), first at \(firstBad.map { "\($0)" } ?? "-")); wrote \(name).actual.png", sourceLocation: sourceLocation)
-}
+let goldens = GoldenImages(besideFile: #filePath)
 
 /// The coverage (alpha, 0...1) of each pixel of an ARGB buffer into which a shape was filled in opaque white.
 func coverage(_ buffer: PixelBuffer) -> [[Double]] {

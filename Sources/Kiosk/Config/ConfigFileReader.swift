@@ -81,11 +81,11 @@ public enum ConfigFileReader {
         var bytes = [UInt8](repeating: 0, count: maximumSize + 1)
         var count = 0
         while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(file.rawValue, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(.last("read \(path)"))
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemError) in try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...])) }
             }
+            let n: Int
+            do { n = try read.get() } catch { throw .unreadable(error) }
             if n == 0 { break }
             count += n
         }

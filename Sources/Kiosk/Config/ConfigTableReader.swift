@@ -47,6 +47,13 @@ final class ConfigTableReader {
 
     func fail(_ key: String, _ message: String) { problems.add(at: path.appending(key), message) }
 
+    /// Refuses `key`, which the kiosk does not support, saying why, rather than letting it pass
+    /// unused or calling it unknown.
+    func refuse(_ key: String, because reason: String) {
+        guard value(key) != nil else { return }
+        fail(key, "not supported; \(reason) — remove the key")
+    }
+
     private func expect(_ key: String, _ expected: String, got value: TOMLValue) {
         fail(key, "expected \(expected), got \(value.kindDescription)")
     }

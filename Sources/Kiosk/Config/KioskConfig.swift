@@ -4,7 +4,7 @@ import Raster
 
 /// The kiosk's configuration as decoded from one TOML file (DESIGN.md §3): typed values with every
 /// default filled in and every relative path already resolved against the file's directory.
-/// `ConfigLoader` builds it, `ConfigValidator` checks what decoding cannot (files, ranges, references).
+/// `ConfigReader` builds it (through `ConfigDecoder`), `ConfigValidator` checks what decoding cannot (files, ranges, references).
 public struct KioskConfig: Sendable, Equatable {
     public var display: DisplayConfig
     public var background: BackgroundConfig
@@ -344,31 +344,27 @@ public struct InputConfig: Sendable, Equatable {
     public var keys: KeyBindings
     /// libinput's 3x2 calibration matrix (row-major, the last row implied).
     public var calibration: [Double]?
-    /// The connector a touchscreen belongs to; nil binds it to the output in use.
-    public var touchOutput: String?
 
     public init(seat: String = "seat0", knobDirection: Int = 1, detentsPerItem: Int = 1, keys: KeyBindings = KeyBindings(),
-                calibration: [Double]? = nil, touchOutput: String? = nil) {
+                calibration: [Double]? = nil) {
         self.seat = seat
         self.knobDirection = knobDirection
         self.detentsPerItem = detentsPerItem
         self.keys = keys
         self.calibration = calibration
-        self.touchOutput = touchOutput
     }
 }
 
-/// Evdev key names (`KEY_DOWN`, `BTN_0`) for each navigation command.
+/// Evdev key names (`KEY_DOWN`, `BTN_0`) for each navigation command; a command not given keeps
+/// its default keys (`KeyBindings.standard`).
 public struct KeyBindings: Sendable, Equatable {
     public var next: [String]
     public var previous: [String]
     public var select: [String]
     public var back: [String]
 
-    public init(next: [String] = ["KEY_DOWN", "KEY_RIGHT", "KEY_VOLUMEUP", "KEY_PAGEDOWN"],
-                previous: [String] = ["KEY_UP", "KEY_LEFT", "KEY_VOLUMEDOWN", "KEY_PAGEUP"],
-                select: [String] = ["KEY_ENTER", "KEY_KPENTER", "KEY_SPACE", "BTN_0"],
-                back: [String] = ["KEY_ESC", "KEY_BACKSPACE", "KEY_BACK"]) {
+    public init(next: [String] = standard.next, previous: [String] = standard.previous,
+                select: [String] = standard.select, back: [String] = standard.back) {
         self.next = next
         self.previous = previous
         self.select = select

@@ -144,6 +144,36 @@ public final class DRMCard {
         _ = drmModeRmFB(fd, id.rawValue)
     }
 
+    // MARK: Dumb buffers (owned by `DumbBuffer`, which frees them in its deinit)
+
+    /// Creates a 32-bit-per-pixel dumb buffer: its GEM handle, bytes per row and size in bytes.
+    func createDumbBuffer(width: Int, height: Int) throws(SystemError) -> (handle: UInt32, pitch: UInt32, size: Int) {
+        var handle: UInt32 = 0, pitch: UInt32 = 0
+        var size: UInt64 = 0
+        try checkingNegativeErrno("drmModeCreateDumbBuffer \(width)x\(height)") {
+            drmModeCreateDumbBuffer(fd, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size)
+        }
+        return (handle, pitch, Int(size))
+    }
+
+    func destroyDumbBuffer(_ handle: UInt32) {
+        _ = drmModeDestroyDumbBuffer(fd, handle)
+    }
+
+    /// Maps `size` bytes of a dumb buffer into memory, shared with the card.
+    func mapDumbBuffer(_ handle: UInt32, size: Int) throws(SystemError) -> UnsafeMutableRawPointer {
+        var offset: UInt64 = 0
+        try checkingNegativeErrno("drmModeMapDumbBuffer") { drmModeMapDumbBuffer(fd, handle, &offset) }
+        guard let map = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset)), map != MAP_FAILED else {
+            throw .last("mmap dumb buffer")
+        }
+        return map
+    }
+
+    func unmapDumbBuffer(_ pixels: UnsafeMutableRawPointer, size: Int) {
+        munmap(pixels, size)
+    }
+
     // MARK: Master
 
     /// Gives the display up (VT switch, another program taking over).

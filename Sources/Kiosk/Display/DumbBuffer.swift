@@ -1,6 +1,3 @@
-import CDRM
-import Glibc
-
 /// A dumb buffer with its mapping and framebuffer: the one owner of all three, released in deinit.
 ///
 /// Its memory may be write-combined: the kiosk only writes it, except for the rare screenshot.
@@ -15,30 +12,20 @@ public final class DumbBuffer {
     let pixels: UnsafeMutableRawPointer
 
     public init(card: DRMCard, width: Int, height: Int) throws(SystemError) {
-        var handle: UInt32 = 0, pitch: UInt32 = 0
-        var size: UInt64 = 0
-        try checkingNegativeErrno("drmModeCreateDumbBuffer \(width)x\(height)") {
-            drmModeCreateDumbBuffer(card.fd, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size)
-        }
-        var offset: UInt64 = 0
+        let (handle, pitch, size) = try card.createDumbBuffer(width: width, height: height)
+        let pixels: UnsafeMutableRawPointer
         do {
-            try checkingNegativeErrno("drmModeMapDumbBuffer") { drmModeMapDumbBuffer(card.fd, handle, &offset) }
+            pixels = try card.mapDumbBuffer(handle, size: size)
         } catch {
-            _ = drmModeDestroyDumbBuffer(card.fd, handle)
+            card.destroyDumbBuffer(handle)
             throw error
-        }
-        let map = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, card.fd, off_t(offset))
-        guard let map, map != MAP_FAILED else {
-            let e = SystemError.last("mmap dumb buffer")
-            _ = drmModeDestroyDumbBuffer(card.fd, handle)
-            throw e
         }
         let fb: FramebufferID
         do {
             fb = try card.addFramebuffer(width: width, height: height, handle: handle, pitch: pitch)
         } catch {
-            munmap(map, Int(size))
-            _ = drmModeDestroyDumbBuffer(card.fd, handle)
+            card.unmapDumbBuffer(pixels, size: size)
+            card.destroyDumbBuffer(handle)
             throw error
         }
         self.card = card
@@ -46,15 +33,15 @@ public final class DumbBuffer {
         self.height = height
         self.pitch = Int(pitch)
         self.handle = handle
-        self.size = Int(size)
-        self.pixels = map
+        self.size = size
+        self.pixels = pixels
         self.framebuffer = fb
     }
 
     deinit {
         card.removeFramebuffer(framebuffer)
-        munmap(pixels, size)
-        _ = drmModeDestroyDumbBuffer(card.fd, handle)
+        card.unmapDumbBuffer(pixels, size: size)
+        card.destroyDumbBuffer(handle)
     }
 
     /// The mapped pixels, for the copy from the shadow buffer; the pointer must not escape `body`.

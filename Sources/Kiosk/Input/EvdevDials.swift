@@ -50,22 +50,32 @@ public final class EvdevDials {
     /// Opens `node` if it is a dial that libinput leaves alone (REL_DIAL and no pointer motion).
     private func consider(_ node: String) {
         guard dials[node] == nil else { return }
-        let fd = Glibc.open(node, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let e = errno
+        let descriptor: OwnedDescriptor
+        do {
+            descriptor = try OwnedDescriptor.open(node, O_RDONLY | O_NONBLOCK)
+        } catch {
             // Only worth a word when it would have been a dial; we cannot know, so say it once.
-            if e == EACCES, reportedFailures.insert(node).inserted {
-                Log.debug("cannot open \(node) to look for a dial: \(SystemError("open", errno: e))")
+            if error.errno == EACCES, reportedFailures.insert(node).inserted {
+                Log.debug("cannot open \(node) to look for a dial: \(error)")
             }
             return
         }
-        let descriptor = OwnedDescriptor(taking: fd)
+        let fd = descriptor.rawValue
         var relBits = [UInt8](repeating: 0, count: 8)
         let got = relBits.withUnsafeMutableBytes { ioctl(fd, Self.eviocgbit(type: UInt32(EV_REL), length: 8), $0.baseAddress!) }
         guard got >= 0, Self.bit(relBits, REL_DIAL), !Self.bit(relBits, REL_X) else { return }
         var nameBytes = [CChar](repeating: 0, count: 128)
         _ = nameBytes.withUnsafeMutableBytes { ioctl(fd, Self.eviocgname(length: 127), $0.baseAddress!) }
         let name = String(cString: nameBytes)
+        // Evdev stamps events with CLOCK_REALTIME unless told otherwise; every other time in the
+        // kiosk is CLOCK_MONOTONIC.
+        var clock = Int32(CLOCK_MONOTONIC)
+        do {
+            try retryingInterrupts("ioctl(EVIOCSCLOCKID)") { ioctl(fd, kiosk_EVIOCSCLOCKID, &clock) }
+        } catch {
+            Log.warning("dial \(name) [\(node)]: cannot set its event clock to CLOCK_MONOTONIC (\(error)); "
+                + "its events will carry wall-clock (CLOCK_REALTIME) times, so input latency measured from them is wrong")
+        }
         let dial = Dial(node: node, name: name, descriptor: descriptor)
         do {
             try loop?.watch(fd) { [unowned self, unowned dial] in self.read(dial) }

@@ -33,9 +33,16 @@ public final class EventLoop {
         var events = [epoll_event](repeating: epoll_event(), count: 16)
         let ms: Int32 = timeout.map { Int32(max(0, min($0 * 1000, 1e9)).rounded(.up)) } ?? -1
         let r = events.withUnsafeMutableBufferPointer { epoll_wait(epoll.rawValue, $0.baseAddress, Int32($0.count), ms) }
-        if r < 0, errno != EINTR { throw SystemError.last("epoll_wait") }
-        let n = max(0, r)
-        for e in events.prefix(Int(n)) {
+        // The one call not retried through `retryingInterrupts`: an interrupted wait (a stop and
+        // continue, a debugger; signals themselves arrive through a signalfd) means nothing is
+        // ready yet, and returning lets the caller work out its next timeout instead of waiting
+        // the whole old one again.
+        if r < 0 {
+            let e = errno
+            if e == EINTR { return }
+            throw SystemError("epoll_wait", errno: e)
+        }
+        for e in events.prefix(Int(r)) {
             handlers[e.data.fd]?()
         }
     }

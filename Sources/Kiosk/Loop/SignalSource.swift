@@ -28,13 +28,6 @@ public final class SignalSource {
         }
         return received
     }
-
-    /// Children must not inherit the blocked mask.
-    public static func unblockAll() {
-        var mask = sigset_t()
-        sigfillset(&mask)
-        sigprocmask(SIG_UNBLOCK, &mask, nil)
-    }
 }
 
 /// A one-shot or repeating timer on CLOCK_MONOTONIC as a file descriptor.

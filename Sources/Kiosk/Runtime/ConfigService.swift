@@ -3,7 +3,7 @@ import Geometry
 /// since one replacement makes several events), checks it, and hands the result to `apply`.
 public final class ConfigService {
     let path: String
-    private let checker: ConfigChecker
+    private let reader: ConfigReader
     private let settleTimer: TimerSource
     private var watcher: ConfigWatcher?
     /// Receives every check with the reason it was made for.
@@ -11,12 +11,12 @@ public final class ConfigService {
 
     public init(path: String) throws(SystemError) {
         self.path = path
-        checker = ConfigChecker(path: path)
+        reader = ConfigReader(path: path)
         settleTimer = try TimerSource()
     }
 
     /// Checks the file now (start-up: nothing can be shown before it).
-    func checkNow() -> ConfigCheck { checker.check() }
+    func checkNow() -> ConfigCheck { reader.check() }
 
     func attach(to loop: EventLoop) throws(SystemError) {
         try loop.watch(settleTimer.descriptor.rawValue) { [unowned self] in
@@ -35,6 +35,6 @@ public final class ConfigService {
     }
 
     func reload(reason: String) {
-        apply(checker.check(), reason)
+        apply(reader.check(), reason)
     }
 }

@@ -16,14 +16,10 @@ public final class OwnedDescriptor {
 
     /// Reads what is available into `buffer`; 0 means none (EAGAIN on a non-blocking fd) or end of file.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
-        while true {
-            let n = Glibc.read(rawValue, buffer.baseAddress, buffer.count)
-            if n >= 0 { return n }
-            switch Glibc.errno {
-            case EINTR: continue
-            case EAGAIN: return 0
-            case let e: throw SystemError("read", errno: e)
-            }
+        do {
+            return try retryingInterrupts("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+        } catch where error.errno == EAGAIN {
+            return 0
         }
     }
 

@@ -1,0 +1,147 @@
+import Glibc
+import TOML
+
+/// The outcome of `ConfigReader`: the config when it can be used, and every problem.
+public struct ConfigCheck: Sendable {
+    /// Nil when any problem is an error.
+    public var config: KioskConfig?
+    /// Errors first, then warnings, each group in line order.
+    public var problems: [ConfigProblem]
+
+    public var isValid: Bool { config != nil }
+
+    /// One problem per line, as `kiosk check-config` prints them.
+    public var report: String { problems.map(\.description).joined(separator: "\n") }
+}
+
+/// The config reader: reads, decodes and validates the config at `path`. What `kiosk check-config`
+/// runs, and what the kiosk runs at start-up and on every reload. Decoding problems (syntax,
+/// types, unknown keys) come with their line; when there are any, validation is skipped, since
+/// the values it would check are not known. Never crashes on bad input, never stops at the first
+/// problem.
+///
+/// Checked again and again (live reload), the text is parsed again only when it changed: inotify
+/// reports several events for one write, and parsing identical bytes again would be wasted work.
+/// Validation always runs again: a missing font may have been installed.
+public final class ConfigReader {
+    public let path: String
+    /// How messages name the file.
+    public let displayName: String
+    /// Overrides `$PATH` for finding bare command names.
+    public let searchPath: String?
+    private var lastText: String?
+    private var lastDecoded: Decoded?
+    /// How many times the text was actually parsed; tells tests that the cache works.
+    public private(set) var parseCount = 0
+
+    public init(path: String, displayName: String? = nil, searchPath: String? = nil) {
+        self.path = path
+        self.displayName = displayName ?? path
+        self.searchPath = searchPath
+    }
+
+    public func check() -> ConfigCheck {
+        let decoded: Decoded
+        do {
+            let text = try ConfigFileReader.read(path: path)
+            if let lastDecoded, text == lastText {
+                decoded = lastDecoded
+            } else {
+                parseCount += 1
+                decoded = Self.decode(text: text, file: displayName, baseDirectory: Self.directory(of: path))
+                (lastText, lastDecoded) = (text, decoded)
+            }
+        } catch {
+            return ConfigCheck(fileError: error, file: displayName)
+        }
+        return ConfigCheck(validating: decoded, file: displayName, searchPath: searchPath)
+    }
+
+    /// Checks config `bytes` as if they were the file `file` in `baseDirectory`: the whole reader
+    /// without the file system read, for the fuzz target and for tests.
+    public static func check(bytes: [UInt8], file: String, baseDirectory: String, searchPath: String? = nil) -> ConfigCheck {
+        let text: String
+        do {
+            text = try ConfigFileReader.text(from: bytes)
+        } catch {
+            return ConfigCheck(fileError: error, file: file)
+        }
+        return ConfigCheck(validating: decode(text: text, file: file, baseDirectory: baseDirectory), file: file, searchPath: searchPath)
+    }
+
+    /// A decoded config, or the problems that prevent one.
+    struct Decoded {
+        var config: KioskConfig?
+        var problems: [ConfigProblem]
+        /// Present once the text parsed: finds positions for the validator's key paths.
+        var locator: SourceLocator?
+    }
+
+    /// Parses and decodes TOML `text`. `baseDirectory` (absolute) anchors relative paths.
+    static func decode(text: String, file: String, baseDirectory: String) -> Decoded {
+        let root: TOMLTable
+        do {
+            root = try TOMLTable(parsing: text)
+        } catch {
+            let location = ConfigLocation(line: error.line, column: error.column)
+            return Decoded(problems: [ConfigProblem(.error, file: file, at: location, "TOML syntax error: \(error.message)")])
+        }
+        let locator = SourceLocator(root: root)
+        let problems = DecodingProblems(file: file, locator: locator)
+        let config = ConfigDecoder(problems: problems, baseDirectory: baseDirectory).decode(root)
+        return Decoded(config: problems.problems.hasErrors ? nil : config, problems: problems.problems, locator: locator)
+    }
+
+    /// The absolute directory holding `path` (relative paths are taken from the working directory).
+    static func directory(of path: String) -> String {
+        var absolute = path
+        if !path.hasPrefix("/") {
+            var cwd = "/"
+            if let pointer = getcwd(nil, 0) {
+                cwd = String(cString: pointer)
+                free(pointer)
+            }
+            absolute = ConfigValues.resolve(path, against: cwd)
+        }
+        guard let slash = absolute.lastIndex(of: "/") else { return "/" }
+        let dir = String(absolute[..<slash])
+        return dir.isEmpty ? "/" : dir
+    }
+}
+
+extension ConfigCheck {
+    /// A file that could not be taken as text: one problem, at the offending byte when there is one.
+    init(fileError error: ConfigFileError, file: String) {
+        let location = error.position.map { ConfigLocation(line: $0.line, column: $0.column) } ?? ConfigLocation()
+        self.init(config: nil, problems: [ConfigProblem(.error, file: file, at: location, error.description)])
+    }
+
+    /// Validates a decoded config; decoding problems leave nothing to validate.
+    init(validating decoded: ConfigReader.Decoded, file: String, searchPath: String?) {
+        guard let config = decoded.config else {
+            self.init(config: nil, problems: decoded.problems.inReadingOrder())
+            return
+        }
+        var problems = decoded.problems
+        for var problem in ConfigValidator(file: file, searchPath: searchPath).validate(config) {
+            if problem.location.line == nil, let locator = decoded.locator {
+                problem.location = locator.location(of: problem.location.keyPath)
+            }
+            problems.append(problem)
+        }
+        let ordered = problems.inReadingOrder()
+        self.init(config: ordered.hasErrors ? nil : config, problems: ordered)
+    }
+}
+
+extension [ConfigProblem] {
+    /// Errors before warnings; within each, by line (problems without one last), keeping the
+    /// order they were found in otherwise.
+    func inReadingOrder() -> [ConfigProblem] {
+        enumerated().sorted { a, b in
+            let ka = (a.element.severity == .error ? 0 : 1, a.element.location.line ?? .max, a.offset)
+            let kb = (b.element.severity == .error ? 0 : 1, b.element.location.line ?? .max, b.offset)
+            return ka < kb
+        }.map(\.element)
+    }
+}
