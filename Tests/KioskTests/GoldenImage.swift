@@ -99,7 +99,8 @@ enum ScreenFixtures {
     /// A full frame of `screen` at `now`.
     static func frame(of screen: MenuScreen, now: Double = 0) throws -> PixelBuffer {
         let buffer = try PixelBuffer(width: width, height: height)
-        _ = screen.render(into: buffer, now: now, full: true)
+        _ = screen.update(now: now)
+        _ = screen.draw(on: Canvas(buffer), full: true)
         return buffer
     }
 }

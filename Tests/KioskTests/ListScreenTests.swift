@@ -18,7 +18,7 @@ import Testing
         var events: [MenuEvent] = []
         let end = now + seconds
         while now < end {
-            events += m.frame(now: now).events
+            events += m.update(now: now)
             each(m)
             now += 1.0 / 60
         }
@@ -52,13 +52,13 @@ import Testing
         #expect(Self.frames(&m, from: &now, seconds: 2) == [.selected(0)])
         #expect(m.offset == 0)  // with the first section's title
         m.handle(.command(.select, count: 1), now: now)
-        #expect(m.frame(now: now).events == [.activated(0)])
+        #expect(m.update(now: now) == [.activated(0)])
     }
 
     @Test func knobBurstLandsOnce() {
         var m = ListMenuController(layout: Self.layout, viewport: Self.viewport)
         var now = 0.0
-        _ = m.frame(now: now)
+        _ = m.update(now: now)
         for i in 0..<9 { m.handle(.command(.next, count: 1), now: now + Double(i) * 0.004) }
         #expect(Self.frames(&m, from: &now, seconds: 2) == [.selected(9)])
         #expect(Self.fullyVisible(m, 9))
@@ -67,7 +67,7 @@ import Testing
     @Test func tapActivatesTheRowUnderTheFinger() {
         var m = ListMenuController(layout: Self.layout, viewport: Self.viewport)
         var now = 0.0
-        _ = m.frame(now: now)
+        _ = m.update(now: now)
         let row3 = m.screenFrame(ofRow: 3)!
         m.handle(.gesture(.pressed(at: row3.center, time: now)), now: now)
         m.handle(.gesture(.tap(at: row3.center, time: now + 0.05)), now: now + 0.05)
@@ -89,7 +89,7 @@ import Testing
     @Test func dragIsOneToOneAndFlickStaysInBoundsAndSettles() {
         var m = ListMenuController(layout: Self.layout, viewport: Self.viewport)
         var now = 0.0
-        _ = m.frame(now: now)
+        _ = m.update(now: now)
         let maxOffset = Double(Int(Self.layout.maximumOffset(viewportHeight: 280).rounded(.up)))
         // Slowly up by 100 px: the content follows the finger exactly.
         var p = Point(x: 300, y: 300)
@@ -140,7 +140,7 @@ import Testing
     @Test func knobAfterTouchScrollStartsFromWhatIsVisible() {
         var m = ListMenuController(layout: Self.layout, viewport: Self.viewport)
         var now = 0.0
-        _ = m.frame(now: now)
+        _ = m.update(now: now)
         var p = Point(x: 300, y: 300)
         m.handle(.gesture(.pressed(at: p, time: now)), now: now)
         for _ in 0..<20 {
@@ -177,7 +177,7 @@ import Testing
         let s = try Self.screen()
         s.select(5)
         let frame = try ScreenFixtures.frame(of: s)
-        let rows = s.layout.rows
+        let rows = s.shape.layout.rows
         #expect(rows.count == 14)
         #expect(Set(rows.map(\.column)) == [0, 1])
         #expect(rows.allSatisfy { $0.frame.height == 48 })  // 0.1 × 480
@@ -209,7 +209,8 @@ import Testing
         let full = try ScreenFixtures.frame(of: s)
         #expect(buffer.hasSamePixels(as: full))
         s.handle(.command(.next, count: 11), now: 0)
-        let (damage, _) = s.render(into: buffer, now: 2, full: false)
+        _ = s.update(now: 2)
+        let damage = s.draw(on: Canvas(buffer), full: false)
         let header = Int(try ScreenFixtures.resources().headerHeight)
         #expect(damage == PixelRect(x: 0, y: header, width: 800, height: 480 - header))
         #expect(s.selectedIndex == 11 && !s.isMoving)
@@ -226,7 +227,7 @@ import Testing
         let b = try ScreenFixtures.resources().backButton
         s.handle(.gesture(.pressed(at: Point(x: b.midX, y: b.midY), time: 0)), now: 0)
         s.handle(.gesture(.tap(at: Point(x: b.midX, y: b.midY), time: 0.05)), now: 0.05)
-        let (_, events) = s.render(into: try PixelBuffer(width: 800, height: 480), now: 0.1, full: false)
+        let events = s.update(now: 0.1)
         #expect(events.contains(.back))
         #expect(!events.contains { if case .activated = $0 { true } else { false } })
     }
@@ -247,5 +248,5 @@ import Testing
 
 extension ListScreen {
     /// The content's scroll offset in pixels, for tests that locate rows on screen.
-    var controllerOffset: Double { controller.offset }
+    var controllerOffset: Double { shape.controller.offset }
 }

@@ -95,25 +95,22 @@ public final class KioskApp {
         return due
     }
 
-    /// Draws the current screen at `now` and acts on what happened. Returns the damage.
+    /// Advances the current screen to `now`, acts on what happened, then draws. Returns the damage.
     public func render(into target: PixelBuffer, now: Double) -> [PixelRect] {
         self.now = now
-        var full = fullFrameNeeded
         if bannerExpired {
             banner = nil
-            full = true
+            fullFrameNeeded = true
         }
+        var screen: MenuScreen
+        repeat {
+            // An event that changed screens: the new one is brought to `now` too, and drawn now rather than a frame later.
+            screen = currentScreen
+            for e in screen.update(now: now) { act(on: e, in: screen, now: now) }
+        } while currentScreen !== screen
+        let full = fullFrameNeeded
         fullFrameNeeded = false
-        let screen = currentScreen
-        let (damage, events) = screen.render(into: target, now: now, full: full)
-        var rects = [full ? PixelRect(x: 0, y: 0, width: width, height: height) : damage]
-        for e in events { act(on: e, in: screen, now: now) }
-        if fullFrameNeeded {
-            // The event changed screens: draw the new one now rather than a frame later.
-            fullFrameNeeded = false
-            _ = currentScreen.render(into: target, now: now, full: true)
-            rects = [PixelRect(x: 0, y: 0, width: width, height: height)]
-        }
+        var rects = [screen.draw(on: Canvas(target), full: full)]
         if let b = banner {
             rects.append(drawBanner(b.text, into: target))
         }
