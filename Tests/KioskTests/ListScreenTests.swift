@@ -25,6 +25,21 @@ import Testing
         return events
     }
 
+    /// Moves the finger from `p` by `dy` a frame for `frames` frames at 60 Hz (pressing it down
+    /// first when `press`); returns where it ends.
+    static func drag(_ m: inout ListMenuController, from p: Point, dy: Double, frames: Int, press: Bool = true,
+                     now: inout Double) -> Point {
+        if press { m.handle(.gesture(.pressed(at: p, time: now)), now: now) }
+        var p = p
+        for _ in 0..<frames {
+            now += 1.0 / 60
+            let q = Point(x: p.x, y: p.y + dy)
+            m.handle(.gesture(.dragMoved(to: q, delta: q - p, time: now)), now: now)
+            p = q
+        }
+        return p
+    }
+
     static func fullyVisible(_ m: ListMenuController, _ row: Int) -> Bool {
         guard let f = m.screenFrame(ofRow: row) else { return false }
         return f.minY >= viewport.minY - 1e-9 && f.maxY <= viewport.maxY + 1e-9
@@ -92,22 +107,10 @@ import Testing
         _ = m.update(now: now)
         let maxOffset = Double(Int(Self.layout.maximumOffset(viewportHeight: 280).rounded(.up)))
         // Slowly up by 100 px: the content follows the finger exactly.
-        var p = Point(x: 300, y: 300)
-        m.handle(.gesture(.pressed(at: p, time: now)), now: now)
-        for _ in 0..<20 {
-            now += 1.0 / 60
-            let q = Point(x: 300, y: p.y - 5)
-            m.handle(.gesture(.dragMoved(to: q, delta: q - p, time: now)), now: now)
-            p = q
-        }
+        var p = Self.drag(&m, from: Point(x: 300, y: 300), dy: -5, frames: 20, now: &now)
         #expect(m.offset == 100)
         // Then flicked hard upwards: momentum, clamped at the end, settled on a whole pixel.
-        for _ in 0..<5 {
-            now += 1.0 / 60
-            let q = Point(x: 300, y: p.y - 60)
-            m.handle(.gesture(.dragMoved(to: q, delta: q - p, time: now)), now: now)
-            p = q
-        }
+        p = Self.drag(&m, from: p, dy: -60, frames: 5, press: false, now: &now)
         m.handle(.gesture(.dragEnded(at: p, time: now)), now: now)
         var inBounds = true
         let events = Self.frames(&m, from: &now, seconds: 3) { m in
@@ -119,13 +122,7 @@ import Testing
         #expect(events.last == .selected(0))
         #expect(m.offset == maxOffset && !m.isMoving)
         // A tap while it flies back down stops it and activates nothing.
-        m.handle(.gesture(.pressed(at: p, time: now)), now: now)
-        for _ in 0..<5 {
-            now += 1.0 / 60
-            let q = Point(x: 300, y: p.y + 40)
-            m.handle(.gesture(.dragMoved(to: q, delta: q - p, time: now)), now: now)
-            p = q
-        }
+        p = Self.drag(&m, from: p, dy: 40, frames: 5, now: &now)
         m.handle(.gesture(.dragEnded(at: p, time: now)), now: now)
         _ = Self.frames(&m, from: &now, seconds: 0.05)
         #expect(m.isMoving)
@@ -141,14 +138,7 @@ import Testing
         var m = ListMenuController(layout: Self.layout, viewport: Self.viewport)
         var now = 0.0
         _ = m.update(now: now)
-        var p = Point(x: 300, y: 300)
-        m.handle(.gesture(.pressed(at: p, time: now)), now: now)
-        for _ in 0..<20 {
-            now += 1.0 / 60
-            let q = Point(x: 300, y: p.y - 5)
-            m.handle(.gesture(.dragMoved(to: q, delta: q - p, time: now)), now: now)
-            p = q
-        }
+        let p = Self.drag(&m, from: Point(x: 300, y: 300), dy: -5, frames: 20, now: &now)
         now += 0.2
         m.handle(.gesture(.dragEnded(at: p, time: now)), now: now)
         _ = Self.frames(&m, from: &now, seconds: 1)

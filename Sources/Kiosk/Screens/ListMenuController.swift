@@ -8,6 +8,7 @@ import LayoutCore
 /// enough to keep the focused row in view. A tap on a row focuses and activates it at once
 /// (`.tapped` then `.activated`): people tapping a list row expect it to act, and there is no
 /// pointer to move first. A tap that stops a moving list only stops it, as on phones.
+/// `jump(to:)` scrolls without moving the focus; the next knob step starts from the rows in view.
 public struct ListMenuController: MenuController {
     public var motion: MenuMotion
     public let layout: ListLayout

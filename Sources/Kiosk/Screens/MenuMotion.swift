@@ -157,7 +157,8 @@ public struct MenuMotion: Sendable {
 ///
 /// So the same gesture gives the same events on every shape:
 /// - tap on the item resting at the selection: `.tapped(i)`, `.activated(i)` (nothing moved, no `.selected`);
-/// - tap on another item: `.tapped(i)`, then `.selected` once it rests (the list adds `.activated(i)`, see there);
+/// - tap on another item: `.tapped(i)`, then `.selected(i)` once it rests (the list adds `.activated(i)`
+///   and the dial's hub activates at once: see `ListMenuController`, `DialMenuController`);
 /// - knob steps: one `.selected` when the menu rests (none when it is already at a bounded end);
 /// - select: `.activated(selectedIndex)`; back (key or back button tap): `.back`;
 /// - drag let go: `.released`, then one `.selected` when it rests.
