@@ -102,9 +102,9 @@ public final class KioskApp {
             banner = nil
             fullFrameNeeded = true
         }
+        // An event may change screens: the new one is brought to `now` too and drawn in this frame, not the next.
         var screen: MenuScreen
         repeat {
-            // An event that changed screens: the new one is brought to `now` too, and drawn now rather than a frame later.
             screen = currentScreen
             for e in screen.update(now: now) { act(on: e, in: screen, now: now) }
         } while currentScreen !== screen

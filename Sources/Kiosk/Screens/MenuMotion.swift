@@ -14,7 +14,7 @@ public struct MenuMotion: Sendable {
     public let isEmpty: Bool
     /// Where the screen's back button is, when it shows one: a tap there means `.back`, and a
     /// finger coming down there does not take hold of the menu.
-    public var backButton: Rect?
+    public internal(set) var backButton: Rect?
     /// A finger came down on the menu and has not lifted yet.
     public private(set) var isHeld = false
     /// The menu rested on a stop when the finger came down (a tap may then activate).
