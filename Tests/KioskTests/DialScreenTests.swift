@@ -16,7 +16,7 @@ import Testing
         var events: [MenuEvent] = []
         let end = now + seconds
         while now < end {
-            events += m.frame(now: now).events
+            events += m.update(now: now)
             now += 1.0 / 60
         }
         return events
@@ -38,7 +38,7 @@ import Testing
             let p = point(degrees: from + Double(i) * (to > from ? 1 : -1), radius: radius)
             m.handle(.gesture(.dragMoved(to: p, delta: p - last, time: now)), now: now)
             last = p
-            events += m.frame(now: now).events
+            events += m.update(now: now)
         }
         now += 0.2  // held still before lifting: no fling
         m.handle(.gesture(.dragEnded(at: last, time: now)), now: now)
@@ -80,7 +80,7 @@ import Testing
     @Test func fingerThroughTheCentreDoesNotJump() {
         var m = DialMenuController(geometry: Self.geometry(), count: 8, wraps: true)
         var now = 0.0
-        _ = m.frame(now: now)
+        _ = m.update(now: now)
         // Straight across from left to right through the centre: a naive atan2 would turn half a dial.
         var last = Point(x: 180, y: 300)
         m.handle(.gesture(.pressed(at: last, time: now)), now: now)
@@ -100,7 +100,7 @@ import Testing
     @Test func knobBurstsAccumulateAndWrapOrStop() {
         var m = DialMenuController(geometry: Self.geometry(), count: 8, wraps: true)
         var now = 0.0
-        _ = m.frame(now: now)
+        _ = m.update(now: now)
         for i in 0..<20 { m.handle(.command(.next, count: 1), now: now + Double(i) * 0.005) }
         #expect(Self.frames(&m, from: &now, seconds: 2) == [.selected(4)])  // 20 mod 8
         m.handle(.command(.previous, count: 6), now: now)
@@ -108,18 +108,18 @@ import Testing
 
         // Twelve items on eight slots, no wrap: the dial is a window and stops at the last item.
         var bounded = DialMenuController(geometry: Self.geometry(count: 12), count: 12, wraps: false)
-        _ = bounded.frame(now: now)
+        _ = bounded.update(now: now)
         bounded.handle(.command(.next, count: 30), now: now)
         #expect(Self.frames(&bounded, from: &now, seconds: 3) == [.selected(11)])
         bounded.handle(.command(.select, count: 1), now: now)
-        #expect(bounded.frame(now: now).events == [.activated(11)])
+        #expect(bounded.update(now: now) == [.activated(11)])
     }
 
     @Test func tapTurnsAnItemToThePointerThenActivatesIt() {
         let g = Self.geometry()
         var m = DialMenuController(geometry: g, count: 8, wraps: true)
         var now = 0.0
-        _ = m.frame(now: now)
+        _ = m.update(now: now)
         let item2 = g.layout.visibleItems(at: .zero, domain: .wrapping(period: 8), count: 8).first { $0.index == 2 }!
         m.handle(.gesture(.pressed(at: item2.center, time: now)), now: now)
         m.handle(.gesture(.tap(at: item2.center, time: now + 0.05)), now: now + 0.05)
@@ -143,7 +143,7 @@ import Testing
     @Test func flickCarriesOnAndSettlesOnAnItem() {
         var m = DialMenuController(geometry: Self.geometry(), count: 8, wraps: true)
         var now = 0.0
-        _ = m.frame(now: now)
+        _ = m.update(now: now)
         // A quick anticlockwise flick, 90° in 100 ms, lifted while moving.
         var last = Self.point(degrees: 0, radius: 200)
         m.handle(.gesture(.pressed(at: last, time: now)), now: now)
@@ -184,13 +184,13 @@ import Testing
         s.select(2)
         let frame = try ScreenFixtures.frame(of: s)
         #expect(s.selectedIndex == 2)
-        let layout = s.geometry.layout
-        let selected = try #require(s.itemFrame(2, at: ScrollOffset(whole: 2)))
+        let layout = s.shape.geometry.layout
+        let selected = try #require(s.shape.itemFrame(2, at: ScrollOffset(whole: 2)))
         let pointer = Point(x: layout.center.x + layout.radius * layout.pointer.cos, y: layout.center.y + layout.radius * layout.pointer.sin)
         #expect((selected.center - pointer).length < 1e-9)
         // Only the selected item is tinted: sample each item inside its top edge, clear of its label.
         for index in 0..<8 {
-            let r = try #require(s.itemFrame(index, at: ScrollOffset(whole: 2)))
+            let r = try #require(s.shape.itemFrame(index, at: ScrollOffset(whole: 2)))
             let sample = Point(x: r.midX, y: r.minY + r.height * 0.12)
             if index == 2 {
                 #expect(Self.blueness(frame, sample) > 60, "item \(index)")
@@ -209,18 +209,19 @@ import Testing
         s.handle(.command(.next, count: 3), now: 0)
         // Outside the damage the target is left alone: paint it and see that the paint stays.
         Canvas(buffer).clear(Color(rgb: marker), rect: PixelRect(x: 0, y: 0, width: ScreenFixtures.width, height: 40))
-        let (damage, _) = s.render(into: buffer, now: 0.1, full: false)
+        _ = s.update(now: 0.1)
+        let damage = s.draw(on: Canvas(buffer), full: false)
         #expect(damage == s.damage)
         #expect(damage.area < ScreenFixtures.width * ScreenFixtures.height / 2)
         #expect(damage.minY >= 40)
         #expect(buffer[10, 10]! & 0x00FF_FFFF == marker)
         // Inside it, the partial frame is what a full frame at the same moment draws.
-        _ = s.render(into: reference, now: 0.1, full: true)
+        _ = s.draw(on: Canvas(reference), full: true)
         let inside = try buffer.view(of: damage), expected = try reference.view(of: damage)
         #expect(inside.hasSamePixels(as: expected))
         // Every item and the highlight lie inside the damage square.
         for index in 0..<8 {
-            let r = try #require(s.itemFrame(index, at: ScrollOffset(whole: 0)))
+            let r = try #require(s.shape.itemFrame(index, at: ScrollOffset(whole: 0)))
             #expect(damage.rect.contains(Point(x: r.minX, y: r.minY)) && damage.rect.contains(Point(x: r.maxX, y: r.maxY)))
         }
     }
@@ -230,7 +231,7 @@ import Testing
         _ = try ScreenFixtures.frame(of: s)
         let b = try ScreenFixtures.resources().backButton
         s.handle(.gesture(.tap(at: Point(x: b.midX, y: b.midY), time: 0)), now: 0)
-        let (_, events) = s.render(into: try PixelBuffer(width: 800, height: 480), now: 0.02, full: false)
+        let events = s.update(now: 0.02)
         #expect(events == [.back])
     }
 
@@ -241,7 +242,8 @@ import Testing
         s.select(10)
         let buffer = try ScreenFixtures.frame(of: s)
         s.handle(.command(.next, count: 1), now: 0)
-        _ = s.render(into: buffer, now: 0.05, full: false)
+        _ = s.update(now: 0.05)
+        _ = s.draw(on: Canvas(buffer), full: false)
         #expect(s.isMoving)
         #expect(s.selectedIndex == 11)
         try goldens.expectMatches(buffer, "dial-window-turning-800x480")

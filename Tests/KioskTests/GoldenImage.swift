@@ -48,15 +48,8 @@ enum ScreenFixtures {
     /// A full frame of `screen` at `now`.
     static func frame(of screen: MenuScreen, now: Double = 0) throws -> PixelBuffer {
         let buffer = try PixelBuffer(width: width, height: height)
-        _ = screen.render(into: buffer, now: now, full: true)
+        _ = screen.update(now: now)
+        _ = screen.draw(on: Canvas(buffer), full: true)
         return buffer
-    }
-}
-
-extension MenuScreen {
-    /// What the runtime's pass does to a screen: moves it on to `now`, then draws it into `target`.
-    func render(into target: PixelBuffer, now: Double, full: Bool) -> (damage: PixelRect, events: [MenuEvent]) {
-        let events = update(now: now)
-        return (draw(on: Canvas(target), full: full), events)
     }
 }

@@ -19,11 +19,26 @@ import Testing
         var events: [MenuEvent] = []
         let end = now + seconds
         while now < end {
-            events += m.frame(now: now).events
+            events += m.update(now: now)
             each(m)
             now += 1.0 / 60
         }
         return events
+    }
+
+    /// Moves the finger from `p` by `dy` a frame for `frames` frames at 60 Hz (pressing it down
+    /// first when `press`); returns where it ends.
+    static func drag(_ m: inout ListMenuController, from p: Point, dy: Double, frames: Int, press: Bool = true,
+                     now: inout Double) -> Point {
+        if press { m.handle(.gesture(.pressed(at: p, time: now)), now: now) }
+        var p = p
+        for _ in 0..<frames {
+            now += 1.0 / 60
+            let q = Point(x: p.x, y: p.y + dy)
+            m.handle(.gesture(.dragMoved(to: q, delta: q - p, time: now)), now: now)
+            p = q
+        }
+        return p
     }
 
     static func fullyVisible(_ m: ListMenuController, _ row: Int) -> Bool {
@@ -53,13 +68,13 @@ import Testing
         #expect(Self.frames(&m, from: &now, seconds: 2) == [.selected(0)])
         #expect(m.offset == 0)  // with the first section's title
         m.handle(.command(.select, count: 1), now: now)
-        #expect(m.frame(now: now).events == [.activated(0)])
+        #expect(m.update(now: now) == [.activated(0)])
     }
 
     @Test func knobBurstLandsOnce() {
         var m = ListMenuController(layout: Self.layout, viewport: Self.viewport)
         var now = 0.0
-        _ = m.frame(now: now)
+        _ = m.update(now: now)
         for i in 0..<9 { m.handle(.command(.next, count: 1), now: now + Double(i) * 0.004) }
         #expect(Self.frames(&m, from: &now, seconds: 2) == [.selected(9)])
         #expect(Self.fullyVisible(m, 9))
@@ -68,7 +83,7 @@ import Testing
     @Test func tapActivatesTheRowUnderTheFinger() {
         var m = ListMenuController(layout: Self.layout, viewport: Self.viewport)
         var now = 0.0
-        _ = m.frame(now: now)
+        _ = m.update(now: now)
         let row3 = m.screenFrame(ofRow: 3)!
         m.handle(.gesture(.pressed(at: row3.center, time: now)), now: now)
         m.handle(.gesture(.tap(at: row3.center, time: now + 0.05)), now: now + 0.05)
@@ -90,25 +105,13 @@ import Testing
     @Test func dragIsOneToOneAndFlickStaysInBoundsAndSettles() {
         var m = ListMenuController(layout: Self.layout, viewport: Self.viewport)
         var now = 0.0
-        _ = m.frame(now: now)
+        _ = m.update(now: now)
         let maxOffset = Double(Int(Self.layout.maximumOffset(viewportHeight: 280).rounded(.up)))
         // Slowly up by 100 px: the content follows the finger exactly.
-        var p = Point(x: 300, y: 300)
-        m.handle(.gesture(.pressed(at: p, time: now)), now: now)
-        for _ in 0..<20 {
-            now += 1.0 / 60
-            let q = Point(x: 300, y: p.y - 5)
-            m.handle(.gesture(.dragMoved(to: q, delta: q - p, time: now)), now: now)
-            p = q
-        }
+        var p = Self.drag(&m, from: Point(x: 300, y: 300), dy: -5, frames: 20, now: &now)
         #expect(m.offset == 100)
         // Then flicked hard upwards: momentum, clamped at the end, settled on a whole pixel.
-        for _ in 0..<5 {
-            now += 1.0 / 60
-            let q = Point(x: 300, y: p.y - 60)
-            m.handle(.gesture(.dragMoved(to: q, delta: q - p, time: now)), now: now)
-            p = q
-        }
+        p = Self.drag(&m, from: p, dy: -60, frames: 5, press: false, now: &now)
         m.handle(.gesture(.dragEnded(at: p, time: now)), now: now)
         var inBounds = true
         let events = Self.frames(&m, from: &now, seconds: 3) { m in
@@ -120,13 +123,7 @@ import Testing
         #expect(events.last == .selected(0))
         #expect(m.offset == maxOffset && !m.isMoving)
         // A tap while it flies back down stops it and activates nothing.
-        m.handle(.gesture(.pressed(at: p, time: now)), now: now)
-        for _ in 0..<5 {
-            now += 1.0 / 60
-            let q = Point(x: 300, y: p.y + 40)
-            m.handle(.gesture(.dragMoved(to: q, delta: q - p, time: now)), now: now)
-            p = q
-        }
+        p = Self.drag(&m, from: p, dy: 40, frames: 5, now: &now)
         m.handle(.gesture(.dragEnded(at: p, time: now)), now: now)
         _ = Self.frames(&m, from: &now, seconds: 0.05)
         #expect(m.isMoving)
@@ -141,15 +138,8 @@ import Testing
     @Test func knobAfterTouchScrollStartsFromWhatIsVisible() {
         var m = ListMenuController(layout: Self.layout, viewport: Self.viewport)
         var now = 0.0
-        _ = m.frame(now: now)
-        var p = Point(x: 300, y: 300)
-        m.handle(.gesture(.pressed(at: p, time: now)), now: now)
-        for _ in 0..<20 {
-            now += 1.0 / 60
-            let q = Point(x: 300, y: p.y - 5)
-            m.handle(.gesture(.dragMoved(to: q, delta: q - p, time: now)), now: now)
-            p = q
-        }
+        _ = m.update(now: now)
+        let p = Self.drag(&m, from: Point(x: 300, y: 300), dy: -5, frames: 20, now: &now)
         now += 0.2
         m.handle(.gesture(.dragEnded(at: p, time: now)), now: now)
         _ = Self.frames(&m, from: &now, seconds: 1)
@@ -178,7 +168,7 @@ import Testing
         let s = try Self.screen()
         s.select(5)
         let frame = try ScreenFixtures.frame(of: s)
-        let rows = s.layout.rows
+        let rows = s.shape.layout.rows
         #expect(rows.count == 14)
         #expect(Set(rows.map(\.column)) == [0, 1])
         #expect(rows.allSatisfy { $0.frame.height == 48 })  // 0.1 × 480
@@ -210,7 +200,8 @@ import Testing
         let full = try ScreenFixtures.frame(of: s)
         #expect(buffer.hasSamePixels(as: full))
         s.handle(.command(.next, count: 11), now: 0)
-        let (damage, _) = s.render(into: buffer, now: 2, full: false)
+        _ = s.update(now: 2)
+        let damage = s.draw(on: Canvas(buffer), full: false)
         let header = Int(try ScreenFixtures.resources().headerHeight)
         #expect(damage == PixelRect(x: 0, y: header, width: 800, height: 480 - header))
         #expect(s.selectedIndex == 11 && !s.isMoving)
@@ -227,7 +218,7 @@ import Testing
         let b = try ScreenFixtures.resources().backButton
         s.handle(.gesture(.pressed(at: Point(x: b.midX, y: b.midY), time: 0)), now: 0)
         s.handle(.gesture(.tap(at: Point(x: b.midX, y: b.midY), time: 0.05)), now: 0.05)
-        let (_, events) = s.render(into: try PixelBuffer(width: 800, height: 480), now: 0.1, full: false)
+        let events = s.update(now: 0.1)
         #expect(events.contains(.back))
         #expect(!events.contains { if case .activated = $0 { true } else { false } })
     }
@@ -248,5 +239,5 @@ import Testing
 
 extension ListScreen {
     /// The content's scroll offset in pixels, for tests that locate rows on screen.
-    var controllerOffset: Double { controller.offset }
+    var controllerOffset: Double { shape.controller.offset }
 }

@@ -39,52 +39,35 @@ public struct DialGeometry: Hashable, Sendable {
     }
 }
 
-/// The state of a dial menu between input and frames, with time passed in.
+/// The state of a dial menu.
 ///
 /// A finger on the dial turns it around its centre: `RotaryTracker` turns touch positions into
 /// angle deltas (unwrapped across ±π, ignored near the centre) and the scroller moves by the
 /// items those angles are worth; letting go flings or snaps so that one item rests at the pointer.
-/// Taps: an item turns to the pointer; the item already resting at the pointer, or the hub,
-/// activates the selection (a touch-only device has no other way to choose).
-public struct DialMenuController: Sendable {
+/// A finger that comes down off the dial holds nothing. Taps: an item turns to the pointer; the
+/// item already resting at the pointer activates. Unlike the other shapes, a tap on the hub
+/// activates the selection whatever the dial is doing: the hub shows the selected item's label.
+public struct DialMenuController: MenuController {
+    public var motion: MenuMotion
     public let geometry: DialGeometry
+    /// The number of items the dial lays out (at least 1).
     public let count: Int
-    public private(set) var scroller: Scroller
-    public private(set) var needsFrame = true
     private var tracker: RotaryTracker
-    /// The current finger came down on the dial and turns it.
-    private var turning = false
-    /// The dial rested when the current finger came down (a tap then may activate).
-    private var restedAtPress = true
-    private var pressedAt = ScrollOffset.zero
-    private var restReported = false
-    private var pending: [MenuEvent] = []
 
     public var layout: DialLayout { geometry.layout }
 
     public init(geometry: DialGeometry, count: Int, wraps: Bool, selected: Int = 0) {
         self.geometry = geometry
         self.count = Swift.max(1, count)
-        scroller = Scroller(domain: wraps ? .wrapping(period: self.count) : .clamped(count: self.count),
-                            physics: .items, position: ScrollOffset(whole: selected))
+        motion = MenuMotion(scroller: Scroller(domain: wraps ? .wrapping(period: self.count) : .clamped(count: self.count),
+                                               physics: .items, position: ScrollOffset(whole: selected)),
+                            isEmpty: count <= 0)
         // The centre is a dead zone: a finger crossing it would swing the angle wildly.
         tracker = RotaryTracker(center: geometry.layout.center, deadZoneRadius: geometry.hubRadius * 0.4)
     }
 
     /// The content index at the pointer once the current motion ends.
     public var selectedIndex: Int { scroller.domain.contentIndex(scroller.restingPosition.nearestItem) ?? 0 }
-
-    public var isMoving: Bool { scroller.isAnimating }
-
-    public mutating func jump(toItem item: Int) {
-        scroller.jump(toItem: item)
-        needsFrame = true
-    }
-
-    public mutating func jump(to position: ScrollOffset) {
-        scroller.jump(to: position)
-        needsFrame = true
-    }
 
     /// True when `p` lies on the dial: the ring of items or the hub inside it.
     public func isOnDial(_ p: Point) -> Bool {
@@ -95,80 +78,21 @@ public struct DialMenuController: Sendable {
         (p - layout.center).length <= geometry.hubRadius
     }
 
-    public mutating func handle(_ input: MenuInput, now: Double) {
-        needsFrame = true
-        switch input {
-        case .gesture(.pressed(let p, let t)):
-            turning = isOnDial(p)
-            guard turning else { return }
-            restedAtPress = scroller.isIdle
-            scroller.beginDrag(at: t)
-            pressedAt = scroller.position
-            tracker.begin(at: p)
-        case .gesture(.dragBegan):
-            break
-        case .gesture(.dragMoved(let p, _, let t)):
-            guard turning else { return }
-            let turn = tracker.move(to: p)
-            guard turn.radians != 0 else { return }
-            restReported = false
-            scroller.drag(by: layout.items(forRotation: turn, count: count), at: t)
-        case .gesture(.dragEnded(_, let t)):
-            guard turning else { return }
-            turning = false
-            tracker.end()
-            restReported = false
-            let v = scroller.releaseVelocity(at: t)
-            scroller.endDrag(at: t)
-            pending.append(.released(velocity: v, moved: Int(pressedAt.distance(to: scroller.restingPosition).rounded())))
-        case .gesture(.tap(let p, let t)):
-            let wasTurning = turning
-            turning = false
-            tracker.end()
-            guard wasTurning else { return }
-            scroller.endDrag(at: t)
-            // A tap that stopped a turning dial lets it settle: that motion gets its report.
-            if !restedAtPress { restReported = false }
-            if isOnHub(p) {
-                pending.append(.activated(selectedIndex))
-            } else if let hit = layout.hitTest(p, at: scroller.position, domain: scroller.domain, count: count) {
-                pending.append(.tapped(hit.index))
-                if restedAtPress, hit.item == scroller.restingPosition.nearestItem {
-                    pending.append(.activated(hit.index))
-                } else {
-                    restReported = false
-                    scroller.scroll(toItem: hit.item, at: now)
-                }
-            }
-        case .gesture(.cancelled(let t)):
-            guard turning else { return }
-            turning = false
-            tracker.end()
-            restReported = false
-            scroller.cancelDrag(at: t)
-        case .command(.next, let n):
-            restReported = false
-            scroller.detents(n, at: now)
-        case .command(.previous, let n):
-            restReported = false
-            scroller.detents(-n, at: now)
-        case .command(.select, _):
-            pending.append(.activated(selectedIndex))
-        case .command(.back, _):
-            pending.append(.back)
-        }
+    public mutating func grab(at p: Point) -> Bool {
+        guard isOnDial(p) else { return false }
+        tracker.begin(at: p)
+        return true
     }
 
-    /// Advances to `now`: the offset to draw, and what happened since the last call.
-    /// A motion that ended reports `.selected` exactly once.
-    public mutating func frame(now: Double) -> (offset: ScrollOffset, events: [MenuEvent]) {
-        scroller.update(now: now)
-        needsFrame = false
-        if scroller.isIdle, !restReported {
-            restReported = true
-            pending.append(.selected(selectedIndex))
+    public mutating func dragDistance(to p: Point, delta: Point) -> Double {
+        layout.items(forRotation: tracker.move(to: p), count: count)
+    }
+
+    public mutating func tap(at p: Point, now: Double) {
+        if isOnHub(p) {
+            motion.activate(selectedIndex)
+        } else if let hit = layout.hitTest(p, at: scroller.position, domain: scroller.domain, count: count) {
+            motion.tapStop(index: hit.index, item: hit.item, now: now)
         }
-        defer { pending.removeAll() }
-        return (scroller.position, pending)
     }
 }

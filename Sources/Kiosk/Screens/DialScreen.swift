@@ -10,25 +10,16 @@ import Raster
 /// crisper at these sizes and cheaper per frame than rotated outlines. The hub in the middle
 /// repeats the selected item's full label (the items' own labels may be shortened) and carries
 /// the pointer. A frame redraws only the dial's bounding square, restored from the chrome cache.
-public final class DialScreen: MenuScreen {
-    public let config: ScreenConfig
-    let style: DialStyle
-    let resources: ScreenResources
-    var controller: DialMenuController
-    let showsBack: Bool
-    private let chrome: PixelBuffer
-    private let items: [MenuItem]
+public typealias DialScreen = Screen<DialShape>
 
-    public init(config: ScreenConfig, style: DialStyle, resources: ScreenResources, showsBack: Bool) throws(RasterError) {
-        self.config = config
-        self.style = style
-        self.resources = resources
-        self.showsBack = showsBack
-        items = config.items
-        let geometry = Self.geometry(style: style, resources: resources, count: items.count)
-        controller = DialMenuController(geometry: geometry, count: max(1, items.count), wraps: style.wrap)
-        chrome = try PixelBuffer(width: resources.width, height: resources.height)
-        resources.drawChrome(into: chrome, background: config.background, title: config.title, showsBack: showsBack)
+/// The dial's part of a screen: its controller, and the dial drawn in its bounding square.
+public struct DialShape: MenuShape {
+    public var controller: DialMenuController
+
+    public init(config: ScreenConfig, style: DialStyle, resources: ScreenResources) {
+        let count = config.items.count
+        controller = DialMenuController(geometry: Self.geometry(style: style, resources: resources, count: count),
+                                        count: count, wraps: style.wrap)
     }
 
     /// The dial centred in the area below the header, radius `style.radius × min(width, height)`
@@ -42,17 +33,9 @@ public final class DialScreen: MenuScreen {
     }
 
     public var geometry: DialGeometry { controller.geometry }
-    public var selectedIndex: Int { controller.selectedIndex }
-    public var isMoving: Bool { controller.isMoving }
-    public var needsFrame: Bool { controller.needsFrame }
-    public func select(_ index: Int) { controller.jump(toItem: index) }
 
-    public func handle(_ input: MenuInput, now: Double) {
-        controller.handle(resources.routingBackButton(input, shown: showsBack), now: now)
-    }
-
-    /// The part of the screen a frame redraws: the dial's bounding square.
-    public var damage: PixelRect { PixelRect(covering: geometry.bounds).intersection(resources.bounds) }
+    /// The dial's bounding square.
+    public func damage(within bounds: PixelRect) -> PixelRect { PixelRect(covering: geometry.bounds).intersection(bounds) }
 
     /// Where item `index`'s shape is drawn at `offset` (nil when it is not on the dial).
     public func itemFrame(_ index: Int, at offset: ScrollOffset) -> Rect? {
@@ -62,19 +45,8 @@ public final class DialScreen: MenuScreen {
             .map { Rect(center: $0.center, size: size) }
     }
 
-    public var position: ScrollOffset { controller.scroller.position }
-    public func jump(to position: ScrollOffset) { controller.jump(to: position) }
-    public func update(now: Double) -> [MenuEvent] { controller.frame(now: now).events }
-
-    public func draw(on canvas: Canvas, full: Bool) -> PixelRect {
-        let damage = full ? resources.bounds : self.damage
-        canvas.target.copyRows(from: chrome, rect: damage)
-        canvas.setClip(damage)
-        drawDial(on: canvas, at: position)
-        return damage
-    }
-
-    private func drawDial(on canvas: Canvas, at offset: ScrollOffset) {
+    public func draw(on canvas: Canvas, items: [MenuItem], resources: ScreenResources) {
+        let offset = controller.position
         let theme = resources.theme
         let layout = controller.layout
         let g = geometry
@@ -97,13 +69,14 @@ public final class DialScreen: MenuScreen {
                 canvas.fill(frame, radii: pill, color: theme.highlight, opacity: 0.35)
                 canvas.stroke(frame, radii: pill, width: theme.highlightWidth, color: theme.highlight)
             }
-            drawLabel(items[item.index], in: frame, size: labelSize, metrics: metrics, on: canvas)
+            drawLabel(items[item.index], in: frame, size: labelSize, metrics: metrics, on: canvas, resources: resources)
         }
-        drawHub(on: canvas, selected: items[controller.scroller.domain.contentIndex(selected) ?? 0])
+        drawHub(on: canvas, selected: items[controller.scroller.domain.contentIndex(selected) ?? 0], resources: resources)
     }
 
     /// Icon (if any) and label centred as one group in `frame`, the label shortened to fit.
-    private func drawLabel(_ item: MenuItem, in frame: Rect, size: Double, metrics: (ascent: Double, descent: Double), on canvas: Canvas) {
+    private func drawLabel(_ item: MenuItem, in frame: Rect, size: Double, metrics: (ascent: Double, descent: Double), on canvas: Canvas,
+                           resources: ScreenResources) {
         let padding = frame.height * 0.22
         var available = frame.width - 2 * padding
         var icon: PixelBuffer?
@@ -125,7 +98,7 @@ public final class DialScreen: MenuScreen {
     }
 
     /// The hub: a disc with the selected item's label and a pointer towards `style.pointer`.
-    private func drawHub(on canvas: Canvas, selected: MenuItem) {
+    private func drawHub(on canvas: Canvas, selected: MenuItem, resources: ScreenResources) {
         let theme = resources.theme
         let layout = controller.layout
         let c = layout.center

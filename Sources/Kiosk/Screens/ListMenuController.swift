@@ -9,18 +9,14 @@ import LayoutCore
 /// enough to keep the focused row in view. A tap on a row focuses and activates it at once
 /// (`.tapped` then `.activated`): people tapping a list row expect it to act, and there is no
 /// pointer to move first. A tap that stops a moving list only stops it, as on phones.
-public struct ListMenuController: Sendable {
+/// `jump(to:)` scrolls without moving the focus; the next knob step starts from the rows in view.
+public struct ListMenuController: MenuController {
+    public var motion: MenuMotion
     public let layout: ListLayout
     /// The scrolled region on screen: content line `offset` is drawn at `viewport.minY`.
     public let viewport: Rect
-    public private(set) var scroller: Scroller
     /// Index into `layout.rows` (= the flat item index) of the focused row.
-    public private(set) var focus: Int
-    public private(set) var needsFrame = true
-    /// The list moved fast enough when the finger came down that the tap only stops it.
-    private var pressStoppedMotion = false
-    private var restReported = false
-    private var pending: [MenuEvent] = []
+    public private(set) var focus = 0
 
     /// Below this speed (pixels per second) a list being pressed counts as still.
     static let stillSpeed = 40.0
@@ -29,9 +25,9 @@ public struct ListMenuController: Sendable {
         self.layout = layout
         self.viewport = viewport
         let maxOffset = layout.maximumOffset(viewportHeight: viewport.height)
-        scroller = Scroller(domain: .bounded(lower: 0, upper: Int(maxOffset.rounded(.up))),
-                            physics: Self.physics(rowHeight: layout.tallestRow))
-        focus = 0
+        motion = MenuMotion(scroller: Scroller(domain: .bounded(lower: 0, upper: Int(maxOffset.rounded(.up))),
+                                               physics: Self.physics(rowHeight: layout.tallestRow)),
+                            isEmpty: layout.rows.isEmpty)
         jump(toItem: selected)
     }
 
@@ -49,7 +45,6 @@ public struct ListMenuController: Sendable {
     public var rowCount: Int { layout.rows.count }
     /// The focused row's flat item index (rows are laid out in item order).
     public var selectedIndex: Int { focus }
-    public var isMoving: Bool { scroller.isAnimating }
     /// Scroll offset in pixels of the content at the top of the viewport.
     public var offset: Double { scroller.position.approximateValue }
 
@@ -57,14 +52,8 @@ public struct ListMenuController: Sendable {
     public mutating func jump(toItem item: Int) {
         guard rowCount > 0 else { return }
         focus = Swift.max(0, Swift.min(item, rowCount - 1))
-        let target = layout.offset(revealing: focus, from: scroller.restingPosition.approximateValue, viewportHeight: viewport.height)
-        scroller.jump(toItem: Int(target.rounded()))
-        needsFrame = true
-    }
-
-    public mutating func jump(to position: ScrollOffset) {
-        scroller.jump(to: position)
-        needsFrame = true
+        let target = layout.offset(revealing: focus, from: restingOffset, viewportHeight: viewport.height)
+        motion.jump(toItem: Int(target.rounded()))
     }
 
     /// The content point under a screen point, or nil outside the viewport.
@@ -79,59 +68,29 @@ public struct ListMenuController: Sendable {
         return layout.rows[index].frame.offsetBy(dx: viewport.minX, dy: viewport.minY - offset)
     }
 
-    public mutating func handle(_ input: MenuInput, now: Double) {
-        needsFrame = true
-        switch input {
-        case .gesture(.pressed(_, let t)):
-            pressStoppedMotion = Swift.abs(scroller.velocity(at: t)) > Self.stillSpeed
-            scroller.beginDrag(at: t)
-        case .gesture(.dragBegan):
-            break
-        case .gesture(.dragMoved(_, let delta, let t)):
-            restReported = false
-            // Content follows the finger: moving it up scrolls further down the list.
-            scroller.drag(by: -delta.y, at: t)
-        case .gesture(.dragEnded(_, let t)):
-            restReported = false
-            let v = scroller.releaseVelocity(at: t)
-            let before = scroller.position
-            scroller.endDrag(at: t)
-            pending.append(.released(velocity: v, moved: Int(before.distance(to: scroller.restingPosition).rounded())))
-        case .gesture(.tap(let p, let t)):
-            scroller.endDrag(at: t)
-            if pressStoppedMotion {
-                restReported = false
-                return
-            }
-            guard let point = contentPoint(p), case .row(let section, let row)? = layout.hitTest(point),
-                  let index = layout.rows.firstIndex(where: { $0.section == section && $0.row == row }) else { return }
-            pending.append(.tapped(index))
-            pending.append(.activated(index))
-            if index != focus {
-                focus = index
-                restReported = false
-            }
-            reveal(at: now)
-        case .gesture(.cancelled(let t)):
-            restReported = false
-            scroller.cancelDrag(at: t)
-        case .command(.next, let n):
-            moveFocus(by: n, now: now)
-        case .command(.previous, let n):
-            moveFocus(by: -n, now: now)
-        case .command(.select, _):
-            if rowCount > 0 { pending.append(.activated(focus)) }
-        case .command(.back, _):
-            pending.append(.back)
+    /// Content follows the finger: moving it up scrolls further down the list.
+    public func dragDistance(to p: Point, delta: Point) -> Double { -delta.y }
+
+    /// A tap on a row focuses and activates it at once; a tap on a list that moved faster than
+    /// `stillSpeed` when the finger came down only stops it.
+    public mutating func tap(at p: Point, now: Double) {
+        guard motion.speedAtPress <= Self.stillSpeed, let point = contentPoint(p),
+              case .row(let section, let row)? = layout.hitTest(point),
+              let index = layout.rows.firstIndex(where: { $0.section == section && $0.row == row }) else { return }
+        motion.report(.tapped(index))
+        motion.report(.activated(index))
+        if index != focus {
+            focus = index
+            motion.selectionChanged()
         }
+        reveal(at: now)
     }
 
     /// Knob steps: `steps` rows on in reading order, stopping at the ends. When the focused row
     /// was scrolled out of sight by touch, the first step starts from the rows in view instead
     /// of jumping back to it.
-    private mutating func moveFocus(by steps: Int, now: Double) {
+    public mutating func step(by steps: Int, now: Double) {
         guard rowCount > 0, steps != 0 else { return }
-        scroller.update(now: now)
         var from = focus
         if !isInView(focus) {
             let visible = Array(layout.visibleRowIndices(top: restingOffset, bottom: restingOffset + viewport.height))
@@ -143,7 +102,7 @@ public struct ListMenuController: Sendable {
         let target = Swift.max(0, Swift.min(rowCount - 1, from + steps))
         guard target != focus || !isInView(focus) else { return }
         focus = target
-        restReported = false
+        motion.selectionChanged()
         reveal(at: now)
     }
 
@@ -170,20 +129,7 @@ public struct ListMenuController: Sendable {
         }
         let stop = Int(target.rounded())
         if stop != scroller.restingPosition.nearestItem || !scroller.restingPosition.isIntegral {
-            scroller.scroll(toItem: stop, at: now)
+            motion.scroll(toItem: stop, at: now)
         }
-    }
-
-    /// Advances to `now`: the offset to draw, and what happened since the last call.
-    /// A motion or focus change that ended reports `.selected` exactly once.
-    public mutating func frame(now: Double) -> (offset: Double, events: [MenuEvent]) {
-        scroller.update(now: now)
-        needsFrame = false
-        if scroller.isIdle, !restReported, rowCount > 0 {
-            restReported = true
-            pending.append(.selected(focus))
-        }
-        defer { pending.removeAll() }
-        return (offset, pending)
     }
 }

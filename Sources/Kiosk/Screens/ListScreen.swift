@@ -8,23 +8,16 @@ import Raster
 /// The layout is computed once, when the screen is made for its size. The content scrolls under
 /// the header bar; a frame restores the content area from the chrome cache and draws only the
 /// rows and section titles that intersect it.
-public final class ListScreen: MenuScreen {
-    public let config: ScreenConfig
-    let style: ListStyle
-    let resources: ScreenResources
-    var controller: ListMenuController
-    let showsBack: Bool
-    private let chrome: PixelBuffer
-    private let items: [MenuItem]
+public typealias ListScreen = Screen<ListShape>
+
+/// The list's part of a screen: its controller, and the rows and section titles drawn in the
+/// content area below the header.
+public struct ListShape: MenuShape {
+    public var controller: ListMenuController
     private let sectionTitles: [String?]
     private let rowHeight: Double
 
-    public init(config: ScreenConfig, style: ListStyle, resources: ScreenResources, showsBack: Bool) throws(RasterError) {
-        self.config = config
-        self.style = style
-        self.resources = resources
-        self.showsBack = showsBack
-        items = config.items
+    public init(config: ScreenConfig, style: ListStyle, resources: ScreenResources) {
         sectionTitles = config.sections.map(\.title)
         let h = Double(resources.height), w = Double(resources.width)
         let top = min(resources.headerHeight, h)
@@ -32,8 +25,6 @@ public final class ListScreen: MenuScreen {
         rowHeight = max(1, (rowFraction * h).rounded())
         let layout = Self.layout(config: config, style: style, width: w, height: h, rowHeight: rowHeight)
         controller = ListMenuController(layout: layout, viewport: Rect(x: 0, y: top, width: w, height: h - top))
-        chrome = try PixelBuffer(width: resources.width, height: resources.height)
-        resources.drawChrome(into: chrome, background: config.background, title: config.title, showsBack: showsBack)
     }
 
     /// The list's layout for a screen of this size: spacing in pixels at 1080 lines, scaled.
@@ -49,32 +40,12 @@ public final class ListScreen: MenuScreen {
     }
 
     public var layout: ListLayout { controller.layout }
-    public var selectedIndex: Int { controller.selectedIndex }
-    public var isMoving: Bool { controller.isMoving }
-    public var needsFrame: Bool { controller.needsFrame }
-    public func select(_ index: Int) { controller.jump(toItem: index) }
 
-    public func handle(_ input: MenuInput, now: Double) {
-        controller.handle(resources.routingBackButton(input, shown: showsBack), now: now)
-    }
+    /// The scrolled content area below the header.
+    public func damage(within bounds: PixelRect) -> PixelRect { PixelRect(covering: controller.viewport).intersection(bounds) }
 
-    /// The scrolled content area below the header: what a frame redraws.
-    public var damage: PixelRect { PixelRect(covering: controller.viewport).intersection(resources.bounds) }
-
-    public var position: ScrollOffset { controller.scroller.position }
-    public func jump(to position: ScrollOffset) { controller.jump(to: position) }
-    public func update(now: Double) -> [MenuEvent] { controller.frame(now: now).events }
-
-    public func draw(on canvas: Canvas, full: Bool) -> PixelRect {
-        let content = damage
-        let damage = full ? resources.bounds : content
-        canvas.target.copyRows(from: chrome, rect: damage)
-        canvas.setClip(content)
-        drawContent(on: canvas, offset: controller.offset)
-        return damage
-    }
-
-    private func drawContent(on canvas: Canvas, offset: Double) {
+    public func draw(on canvas: Canvas, items: [MenuItem], resources: ScreenResources) {
+        let offset = controller.offset
         let theme = resources.theme
         let viewport = controller.viewport
         let layout = controller.layout

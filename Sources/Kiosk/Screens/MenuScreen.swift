@@ -4,7 +4,8 @@ import Raster
 
 /// One screen of the kiosk (arc, dial or list): its state between input and frames, and its
 /// drawing. Time is passed in; nothing here touches a device, so the whole screen can be
-/// driven and rendered in tests.
+/// driven and rendered in tests. Input and `update` change state; `draw` only draws, so the
+/// owner acts on the events of `update` before anything is drawn.
 public protocol MenuScreen: AnyObject {
     var config: ScreenConfig { get }
     /// The selected item, as an index into `config.items` (sections flattened in order).
@@ -13,18 +14,20 @@ public protocol MenuScreen: AnyObject {
     var isMoving: Bool { get }
     /// Something changed that is not on screen yet.
     var needsFrame: Bool { get }
+    /// The scroller position as drawn: items for an arc or a dial, pixels for a list.
+    var position: ScrollOffset { get }
     /// Puts the selection on `index` at once (restoring it after a reload or on return).
     func select(_ index: Int)
+    /// Puts the scroller exactly at `position`, without animation and without a `.selected`
+    /// report (restoring a position; a demo that moves the menu itself every frame).
+    func jump(to position: ScrollOffset)
     func handle(_ input: MenuInput, now: Double)
     /// Advances motion to `now`; returns what happened since the last call. Never draws.
     func update(now: Double) -> [MenuEvent]
-    /// Draws the screen as it stands after the last `update`. Never changes state. Returns the damage.
-    /// `full` redraws everything (first frame, display regained).
+    /// Draws the screen as it stands after the last `update`. Never changes state. Returns the
+    /// damage: the whole screen when `full` (first frame, display regained), else the part that
+    /// moves. `canvas` is the long-lived canvas over the frame buffer, its clip the whole buffer.
     func draw(on canvas: Canvas, full: Bool) -> PixelRect
-    /// The scroller's position as drawn: items for arc and dial, pixels for the list.
-    var position: ScrollOffset { get }
-    /// Puts the scroller exactly at `position`, without animation.
-    func jump(to position: ScrollOffset)
 }
 
 /// What every screen shares: the theme, its font (loaded once) and decoded icons, and the
@@ -65,12 +68,6 @@ public final class ScreenResources {
     public var backButton: Rect {
         let h = headerHeight * 0.7
         return Rect(x: h * 0.3, y: (headerHeight - h) / 2, width: h * 2.6, height: h)
-    }
-
-    /// A tap on the back button (when shown) means "back", whatever lies under it.
-    public func routingBackButton(_ input: MenuInput, shown: Bool) -> MenuInput {
-        if shown, case .gesture(.tap(let p, _)) = input, backButton.contains(p) { return .command(.back, count: 1) }
-        return input
     }
 
     /// Draws the background, the title and, if `showsBack`, the back button: the static part of a screen.
