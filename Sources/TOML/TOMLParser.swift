@@ -86,7 +86,8 @@ private struct KeyPart {
     var position: TOMLPosition
 }
 
-private enum ASCII {
+/// The bytes TOML's grammar names, and its classes of bytes.
+enum ASCII {
     static let tab: UInt8 = 0x09, lf: UInt8 = 0x0A, cr: UInt8 = 0x0D, space: UInt8 = 0x20
     static let quote = UInt8(ascii: "\""), apostrophe = UInt8(ascii: "'"), backslash = UInt8(ascii: "\\")
     static let hash = UInt8(ascii: "#"), equals = UInt8(ascii: "="), dot = UInt8(ascii: "."), comma = UInt8(ascii: ",")
@@ -418,24 +419,7 @@ private struct TOMLParser {
 
     /// The key as TOML would write it: bare parts as they are, others quoted.
     func dotted<C: Collection<KeyPart>>(_ parts: C) -> String {
-        parts.map { part in
-            !part.name.isEmpty && part.name.utf8.allSatisfy(ASCII.isBareKey) ? part.name : quoted(part.name)
-        }.joined(separator: ".")
-    }
-
-    func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        parts.map { TOMLSyntax.key($0.name) }.joined(separator: ".")
     }
 
     // MARK: Values
@@ -502,7 +486,7 @@ private struct TOMLParser {
         if ASCII.isDigit(first) || first == ASCII.dot || ((first == ASCII.plus || first == ASCII.minus) && token.count > 1) {
             return try parseNumber(token, text: text, at: start)
         }
-        throw TOMLError(.unexpected, at: start, "`\(text)` is not a value for `\(key)`; a string needs quotes: \(quoted(text))")
+        throw TOMLError(.unexpected, at: start, "`\(text)` is not a value for `\(key)`; a string needs quotes: \(TOMLSyntax.quoted(text))")
     }
 
     func parseNumber(_ token: [UInt8], text: String, at start: TOMLPosition) throws(TOMLError) -> TOMLValue.Content {
