@@ -285,10 +285,7 @@ private struct TOMLParser {
                                     "`\(written)` is already \(v.kindName) (line \(existing.keyPosition.line)), so it cannot have keys")
                 }
             } else {
-                let child = TableNode(origin: .dotted, position: part.position, depth: target.depth + 1)
-                guard child.depth <= maximumDepth else { throw tooDeep() }
-                target.add(part.name, at: part.position, .table(child))
-                target = child
+                target = try addTable(part, origin: .dotted, definedAt: part.position, to: target)
             }
         }
         let last = parts[parts.count - 1]
@@ -329,10 +326,7 @@ private struct TOMLParser {
                         : "`\(written)` is already \(v.kindName) (line \(existing.keyPosition.line)), so it cannot have tables")
                 }
             } else {
-                let child = TableNode(origin: .implicit, position: part.position, depth: table.depth + 1)
-                guard child.depth <= maximumDepth else { throw tooDeep() }
-                table.add(part.name, at: part.position, .table(child))
-                table = child
+                table = try addTable(part, origin: .implicit, definedAt: part.position, to: table)
             }
         }
         let last = parts[parts.count - 1]
@@ -359,10 +353,7 @@ private struct TOMLParser {
         }
         switch existing?.node {
         case nil:
-            let child = TableNode(origin: .header, position: start, depth: table.depth + 1)
-            guard child.depth <= maximumDepth else { throw tooDeep() }
-            table.add(last.name, at: last.position, .table(child))
-            return child
+            return try addTable(last, origin: .header, definedAt: start, to: table)
         case .table(let t):
             switch t.origin {
             case .implicit:
@@ -380,6 +371,16 @@ private struct TOMLParser {
         case .value(let v):
             throw TOMLError(.redefinition, at: start, "`\(name)` is already \(v.kindName) (line \(existing!.keyPosition.line))")
         }
+    }
+
+    /// Adds the new table `key` to `parent`, one level deeper, unless that passes `maximumDepth`.
+    /// `position` is where the table is defined: its header's `[`, else the key that made it.
+    func addTable(_ key: KeyPart, origin: TableNode.Origin, definedAt position: TOMLPosition,
+                  to parent: TableNode) throws(TOMLError) -> TableNode {
+        let table = TableNode(origin: origin, position: position, depth: parent.depth + 1)
+        guard table.depth <= maximumDepth else { throw tooDeep() }
+        parent.add(key.name, at: key.position, .table(table))
+        return table
     }
 
     // MARK: Keys
