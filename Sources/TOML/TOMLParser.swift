@@ -86,7 +86,8 @@ private struct KeyPart {
     var position: TOMLPosition
 }
 
-private enum ASCII {
+/// The bytes TOML's grammar names, and its classes of bytes.
+enum ASCII {
     static let tab: UInt8 = 0x09, lf: UInt8 = 0x0A, cr: UInt8 = 0x0D, space: UInt8 = 0x20
     static let quote = UInt8(ascii: "\""), apostrophe = UInt8(ascii: "'"), backslash = UInt8(ascii: "\\")
     static let hash = UInt8(ascii: "#"), equals = UInt8(ascii: "="), dot = UInt8(ascii: "."), comma = UInt8(ascii: ",")
@@ -284,10 +285,7 @@ private struct TOMLParser {
                                     "`\(written)` is already \(v.kindName) (line \(existing.keyPosition.line)), so it cannot have keys")
                 }
             } else {
-                let child = TableNode(origin: .dotted, position: part.position, depth: target.depth + 1)
-                guard child.depth <= maximumDepth else { throw tooDeep() }
-                target.add(part.name, at: part.position, .table(child))
-                target = child
+                target = try addTable(part, origin: .dotted, definedAt: part.position, to: target)
             }
         }
         let last = parts[parts.count - 1]
@@ -328,10 +326,7 @@ private struct TOMLParser {
                         : "`\(written)` is already \(v.kindName) (line \(existing.keyPosition.line)), so it cannot have tables")
                 }
             } else {
-                let child = TableNode(origin: .implicit, position: part.position, depth: table.depth + 1)
-                guard child.depth <= maximumDepth else { throw tooDeep() }
-                table.add(part.name, at: part.position, .table(child))
-                table = child
+                table = try addTable(part, origin: .implicit, definedAt: part.position, to: table)
             }
         }
         let last = parts[parts.count - 1]
@@ -358,10 +353,7 @@ private struct TOMLParser {
         }
         switch existing?.node {
         case nil:
-            let child = TableNode(origin: .header, position: start, depth: table.depth + 1)
-            guard child.depth <= maximumDepth else { throw tooDeep() }
-            table.add(last.name, at: last.position, .table(child))
-            return child
+            return try addTable(last, origin: .header, definedAt: start, to: table)
         case .table(let t):
             switch t.origin {
             case .implicit:
@@ -379,6 +371,16 @@ private struct TOMLParser {
         case .value(let v):
             throw TOMLError(.redefinition, at: start, "`\(name)` is already \(v.kindName) (line \(existing!.keyPosition.line))")
         }
+    }
+
+    /// Adds the new table `key` to `parent`, one level deeper, unless that passes `maximumDepth`.
+    /// `position` is where the table is defined: its header's `[`, else the key that made it.
+    func addTable(_ key: KeyPart, origin: TableNode.Origin, definedAt position: TOMLPosition,
+                  to parent: TableNode) throws(TOMLError) -> TableNode {
+        let table = TableNode(origin: origin, position: position, depth: parent.depth + 1)
+        guard table.depth <= maximumDepth else { throw tooDeep() }
+        parent.add(key.name, at: key.position, .table(table))
+        return table
     }
 
     // MARK: Keys
@@ -418,24 +420,7 @@ private struct TOMLParser {
 
     /// The key as TOML would write it: bare parts as they are, others quoted.
     func dotted<C: Collection<KeyPart>>(_ parts: C) -> String {
-        parts.map { part in
-            !part.name.isEmpty && part.name.utf8.allSatisfy(ASCII.isBareKey) ? part.name : quoted(part.name)
-        }.joined(separator: ".")
-    }
-
-    func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        parts.map { TOMLSyntax.key($0.name) }.joined(separator: ".")
     }
 
     // MARK: Values
@@ -502,7 +487,7 @@ private struct TOMLParser {
         if ASCII.isDigit(first) || first == ASCII.dot || ((first == ASCII.plus || first == ASCII.minus) && token.count > 1) {
             return try parseNumber(token, text: text, at: start)
         }
-        throw TOMLError(.unexpected, at: start, "`\(text)` is not a value for `\(key)`; a string needs quotes: \(quoted(text))")
+        throw TOMLError(.unexpected, at: start, "`\(text)` is not a value for `\(key)`; a string needs quotes: \(TOMLSyntax.quoted(text))")
     }
 
     func parseNumber(_ token: [UInt8], text: String, at start: TOMLPosition) throws(TOMLError) -> TOMLValue.Content {

@@ -102,13 +102,84 @@ func fingerPath(total: Double, duration: Double) -> [Double] {
     return Array(repeating: total / Double(n), count: n)
 }
 
+/// A menu that one `Scroller` moves. The script steps drive every menu the same way; each
+/// menu says only what a finger's movement, a knob detent and a tap mean to it.
 protocol DemoMenu {
-    mutating func apply(_ step: LayoutDemo.Step, clock: inout Double)
-    mutating func update(now: Double) -> Bool
+    var scroller: Scroller { get set }
+    /// Called as the finger lands, before the first `scrollAmount(forFinger:)`.
+    mutating func fingerDown()
+    /// What the scroller moves for one 16 ms piece of the finger's movement (`d` is pixels,
+    /// degrees on the dial).
+    mutating func scrollAmount(forFinger d: Double) -> Double
+    /// Called as the finger lifts.
+    mutating func fingerUp()
+    mutating func detents(_ n: Int, clock: Double)
+    mutating func tap(_ p: Point, clock: Double)
     func printState(at now: Double)
 }
 
-struct ArcDemo: DemoMenu {
+extension DemoMenu {
+    mutating func fingerDown() {}
+    mutating func fingerUp() {}
+
+    mutating func apply(_ step: LayoutDemo.Step, clock: inout Double) {
+        switch step {
+        case .drag(let amount), .flick(let amount):
+            let (total, duration): (Double, Double)
+            if case .flick = step { (total, duration) = (amount * 0.1, 0.1) } else { (total, duration) = (amount, 0.4) }
+            fingerDown()
+            scroller.beginDrag(at: clock)
+            for d in fingerPath(total: total, duration: duration) {
+                clock += 0.016
+                scroller.drag(by: scrollAmount(forFinger: d), at: clock)
+            }
+            fingerUp()
+            if case .drag = step { clock += 0.2 }  // the finger rests before lifting
+            scroller.endDrag(at: clock)
+        case .detent(let n): detents(n, clock: clock)
+        case .tap(let p): tap(p, clock: clock)
+        case .wait(let s): clock += s
+        }
+    }
+
+    /// Runs the scroller one frame; true while it still moves.
+    mutating func update(now: Double) -> Bool { scroller.update(now: now) }
+}
+
+/// The arc and the dial: items on a curve, where a detent moves one item and a tap scrolls
+/// to the item it hits. They differ in what stands where.
+protocol CurveDemoMenu: DemoMenu {
+    /// The item under a screen point, if any: its content index and unbounded number.
+    func item(at p: Point) -> (index: Int, item: Int)?
+    /// The unbounded item that counts as selected at `offset`.
+    func selectedItem(at offset: ScrollOffset) -> Int
+    /// The items on screen at `offset`: content index, unbounded number and how to print the rest.
+    func visibleItems(at offset: ScrollOffset) -> [(index: Int, item: Int, description: String)]
+}
+
+extension CurveDemoMenu {
+    mutating func detents(_ n: Int, clock: Double) { scroller.detents(n, at: clock) }
+
+    mutating func tap(_ p: Point, clock: Double) {
+        if let hit = item(at: p) {
+            print("  tap hits item \(hit.index)")
+            scroller.scroll(toItem: hit.item, at: clock)
+        } else {
+            print("  tap hits nothing")
+        }
+    }
+
+    func printState(at now: Double) {
+        let offset = scroller.position
+        print("  offset \(offset)  selected item \(scroller.domain.contentIndex(selectedItem(at: offset)) ?? -1)")
+        for (index, item, description) in visibleItems(at: offset) {
+            let mark = item == offset.nearestItem ? "▶" : " "
+            print("  \(mark) item \(index)\t\(description)")
+        }
+    }
+}
+
+struct ArcDemo: CurveDemoMenu {
     let layout: ArcLayout
     var scroller: Scroller
 
@@ -120,49 +191,30 @@ struct ArcDemo: DemoMenu {
         scroller = Scroller(domain: wrap ? .wrapping(period: count) : .clamped(count: count))
     }
 
-    mutating func apply(_ step: LayoutDemo.Step, clock: inout Double) {
-        let vertical = layout.edge.isVertical
-        let axis = { (d: Double) in vertical ? Point(x: 0, y: d) : Point(x: d, y: 0) }
-        switch step {
-        case .drag(let px), .flick(let px):
-            let (total, duration): (Double, Double)
-            if case .flick = step { (total, duration) = (px * 0.1, 0.1) } else { (total, duration) = (px, 0.4) }
-            scroller.beginDrag(at: clock)
-            for d in fingerPath(total: total, duration: duration) {
-                clock += 0.016
-                scroller.drag(by: layout.items(forDrag: axis(d)), at: clock)
-            }
-            if case .drag = step { clock += 0.2 }  // the finger rests before lifting
-            scroller.endDrag(at: clock)
-        case .detent(let n): scroller.detents(n, at: clock)
-        case .tap(let p):
-            if let row = layout.hitTest(p, at: scroller.position, domain: scroller.domain) {
-                print("  tap hits item \(row.index)")
-                scroller.scroll(toItem: row.item, at: clock)
-            } else {
-                print("  tap hits nothing")
-            }
-        case .wait(let s): clock += s
-        }
+    func scrollAmount(forFinger d: Double) -> Double {
+        layout.items(forDrag: layout.edge.isVertical ? Point(x: 0, y: d) : Point(x: d, y: 0))
     }
 
-    mutating func update(now: Double) -> Bool { scroller.update(now: now) }
+    func item(at p: Point) -> (index: Int, item: Int)? {
+        layout.hitTest(p, at: scroller.position, domain: scroller.domain).map { ($0.index, $0.item) }
+    }
 
-    func printState(at now: Double) {
-        let offset = scroller.position
-        print("  offset \(offset)  selected item \(scroller.domain.contentIndex(layout.apexItem(at: offset)) ?? -1)")
-        for row in layout.visibleRows(at: offset, domain: scroller.domain) {
-            let mark = row.item == offset.nearestItem ? "▶" : " "
-            print("  \(mark) item \(row.index)\tcentre \(row.center)\tangle \(row.angle.normalized)\tfrom apex \(row.distanceFromApex.formatted2)")
+    func selectedItem(at offset: ScrollOffset) -> Int { layout.apexItem(at: offset) }
+
+    func visibleItems(at offset: ScrollOffset) -> [(index: Int, item: Int, description: String)] {
+        layout.visibleRows(at: offset, domain: scroller.domain).map { row in
+            (row.index, row.item, "centre \(row.center)\tangle \(row.angle.normalized)\tfrom apex \(row.distanceFromApex.formatted2)")
         }
     }
 }
 
-struct DialDemo: DemoMenu {
+struct DialDemo: CurveDemoMenu {
     let layout: DialLayout
     let count: Int
     var scroller: Scroller
     var tracker: RotaryTracker
+    /// Where the scripted finger is on the dial's rim; each gesture starts at the top.
+    var fingerAngle = Angle(degrees: -90)
 
     init(screen: Size, slots: Int, count: Int, wrap: Bool) {
         let r = min(screen.width, screen.height) * 0.38
@@ -173,46 +225,32 @@ struct DialDemo: DemoMenu {
         tracker = RotaryTracker(center: c, deadZoneRadius: r * 0.2)
     }
 
-    mutating func apply(_ step: LayoutDemo.Step, clock: inout Double) {
-        switch step {
-        case .drag(let degrees), .flick(let degrees):
-            // A finger on the dial's rim turning around its centre.
-            let (total, duration): (Double, Double)
-            if case .flick = step { (total, duration) = (degrees * 0.1, 0.1) } else { (total, duration) = (degrees, 0.4) }
-            var a = Angle(degrees: -90)
-            let (c, r) = (layout.center, layout.radius)
-            let rim = { (a: Angle) in Point(x: c.x + r * a.cos, y: c.y + r * a.sin) }
-            tracker.begin(at: rim(a))
-            scroller.beginDrag(at: clock)
-            for d in fingerPath(total: total, duration: duration) {
-                clock += 0.016
-                a = a + Angle(degrees: d)
-                let delta = tracker.move(to: rim(a))
-                scroller.drag(by: layout.items(forRotation: delta, count: count), at: clock)
-            }
-            tracker.end()
-            if case .drag = step { clock += 0.2 }
-            scroller.endDrag(at: clock)
-        case .detent(let n): scroller.detents(n, at: clock)
-        case .tap(let p):
-            if let item = layout.hitTest(p, at: scroller.position, domain: scroller.domain, count: count) {
-                print("  tap hits item \(item.index)")
-                scroller.scroll(toItem: item.item, at: clock)
-            } else {
-                print("  tap hits nothing")
-            }
-        case .wait(let s): clock += s
-        }
+    var fingerPoint: Point {
+        Point(x: layout.center.x + layout.radius * fingerAngle.cos, y: layout.center.y + layout.radius * fingerAngle.sin)
     }
 
-    mutating func update(now: Double) -> Bool { scroller.update(now: now) }
+    mutating func fingerDown() {
+        fingerAngle = Angle(degrees: -90)
+        tracker.begin(at: fingerPoint)
+    }
 
-    func printState(at now: Double) {
-        let offset = scroller.position
-        print("  offset \(offset)  selected item \(scroller.domain.contentIndex(layout.selectedItem(at: offset)) ?? -1)")
-        for item in layout.visibleItems(at: offset, domain: scroller.domain, count: count) {
-            let mark = item.item == offset.nearestItem ? "▶" : " "
-            print("  \(mark) item \(item.index)\tslot \(item.slot)\tcentre \(item.center)\tangle \(item.angle.normalized)")
+    /// A finger on the dial's rim turning `d` degrees around its centre.
+    mutating func scrollAmount(forFinger d: Double) -> Double {
+        fingerAngle = fingerAngle + Angle(degrees: d)
+        return layout.items(forRotation: tracker.move(to: fingerPoint), count: count)
+    }
+
+    mutating func fingerUp() { tracker.end() }
+
+    func item(at p: Point) -> (index: Int, item: Int)? {
+        layout.hitTest(p, at: scroller.position, domain: scroller.domain, count: count).map { ($0.index, $0.item) }
+    }
+
+    func selectedItem(at offset: ScrollOffset) -> Int { layout.selectedItem(at: offset) }
+
+    func visibleItems(at offset: ScrollOffset) -> [(index: Int, item: Int, description: String)] {
+        layout.visibleItems(at: offset, domain: scroller.domain, count: count).map { item in
+            (item.index, item.item, "slot \(item.slot)\tcentre \(item.center)\tangle \(item.angle.normalized)")
         }
     }
 }
@@ -238,35 +276,23 @@ struct ListDemo: DemoMenu {
         scroller = Scroller(domain: .bounded(lower: 0, upper: maxOffset), physics: .pixels)
     }
 
-    mutating func apply(_ step: LayoutDemo.Step, clock: inout Double) {
-        switch step {
-        case .drag(let px), .flick(let px):
-            let (total, duration): (Double, Double)
-            if case .flick = step { (total, duration) = (px * 0.1, 0.1) } else { (total, duration) = (px, 0.4) }
-            scroller.beginDrag(at: clock)
-            for d in fingerPath(total: total, duration: duration) {
-                clock += 0.016
-                scroller.drag(by: -d, at: clock)  // content follows the finger
-            }
-            if case .drag = step { clock += 0.2 }
-            scroller.endDrag(at: clock)
-        case .detent(let n):
-            // The knob moves the focus ring in reading order and scrolls to keep it in view.
-            focus = max(0, min(layout.rows.count - 1, focus + n))
-            let target = layout.offset(revealing: focus, from: scroller.restingPosition.approximateValue, viewportHeight: viewportHeight)
-            scroller.scroll(toItem: Int(target.rounded()), at: clock)
-        case .tap(let p):
-            let content = Point(x: p.x, y: p.y + scroller.position.approximateValue)
-            switch layout.hitTest(content) {
-            case .row(let s, let r)?: print("  tap hits section \(s) row \(r)")
-            case .header(let s)?: print("  tap hits header of section \(s)")
-            case nil: print("  tap hits nothing")
-            }
-        case .wait(let s): clock += s
-        }
+    func scrollAmount(forFinger d: Double) -> Double { -d }  // content follows the finger
+
+    /// The knob moves the focus ring in reading order and scrolls to keep it in view.
+    mutating func detents(_ n: Int, clock: Double) {
+        focus = max(0, min(layout.rows.count - 1, focus + n))
+        let target = layout.offset(revealing: focus, from: scroller.restingPosition.approximateValue, viewportHeight: viewportHeight)
+        scroller.scroll(toItem: Int(target.rounded()), at: clock)
     }
 
-    mutating func update(now: Double) -> Bool { scroller.update(now: now) }
+    mutating func tap(_ p: Point, clock: Double) {
+        let content = Point(x: p.x, y: p.y + scroller.position.approximateValue)
+        switch layout.hitTest(content) {
+        case .row(let s, let r)?: print("  tap hits section \(s) row \(r)")
+        case .header(let s)?: print("  tap hits header of section \(s)")
+        case nil: print("  tap hits nothing")
+        }
+    }
 
     func printState(at now: Double) {
         let top = scroller.position.approximateValue

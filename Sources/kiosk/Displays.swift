@@ -14,12 +14,8 @@ struct Displays: ParsableCommand {
             throw ExitCode.failure
         }
         for path in paths {
-            let card: DRMCard
-            let resources: DRMCard.Resources
-            do {
-                card = try DRMCard(path: path)
-                resources = try card.resources()
-            } catch {
+            let card: DRMCard, resources: DRMCard.Resources
+            do { (card, resources) = try DRMCard.openWithResources(path: path) } catch {
                 print("\(path): cannot be read: \(DisplayError.system(error))")
                 continue
             }

@@ -81,7 +81,7 @@ import TOML
         let path = ConfigKeyPath([.key("screens"), .key("main"), .key("items"), .index(3), .key("command")])
         #expect(path.description == "screens.main.items[3].command")
         #expect(ConfigKeyPath([.key("screens"), .key("my screen"), .key("a\"b")]).description == #"screens."my screen"."a\"b""#)
-        #expect(ConfigKeyPath([.key("x\ny")]).description == #""x\u000Ay""#)
+        #expect(ConfigKeyPath([.key("x\ny")]).description == #""x\ny""#)
     }
 
     @Test func problemsPrintOnOneLine() {

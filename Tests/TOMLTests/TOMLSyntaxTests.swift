@@ -296,3 +296,15 @@ func parse(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) th
     }
 }
 
+
+/// What `TOMLSyntax` writes reads back as the same key and string.
+@Suite struct TOMLWritingTests {
+    @Test func quotedStringsAndKeysReadBack() throws {
+        let awkward = "quote \" backslash \\ newline \n return \r tab \t nul \u{0} unit \u{1F} delete \u{7F} é 😀"
+        let t = try parse("\(TOMLSyntax.key(awkward)) = \(TOMLSyntax.quoted(awkward))\nbare-key_1 = 1")
+        #expect(t[awkward]?.string == awkward)
+        #expect(TOMLSyntax.key("bare-key_1") == "bare-key_1" && t["bare-key_1"]?.integer == 1)
+        #expect(TOMLSyntax.key("") == #""""# && TOMLSyntax.key("a.b") == #""a.b""#)
+        #expect(TOMLSyntax.quoted("a\tb\u{7F}") == #""a\tb\u007F""#)
+    }
+}

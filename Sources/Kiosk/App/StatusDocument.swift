@@ -1,4 +1,5 @@
 import Glibc
+import TOML
 
 /// A JSON value, enough for the status file (no Foundation).
 public indirect enum StatusValue: Equatable, Sendable {
@@ -8,34 +9,17 @@ public indirect enum StatusValue: Equatable, Sendable {
 
     public static func == (a: StatusValue, b: StatusValue) -> Bool { a.json == b.json }
 
+    /// Strings are written as TOML basic strings, whose escapes are all JSON's.
     public var json: String {
         switch self {
-        case .string(let s): return Self.quote(s)
+        case .string(let s): return TOMLSyntax.quoted(s)
         case .int(let i): return String(i)
         case .double(let d): return d.isFinite ? String(d) : "null"
         case .bool(let b): return b ? "true" : "false"
         case .null: return "null"
         case .array(let a): return "[" + a.map(\.json).joined(separator: ", ") + "]"
-        case .object(let o): return "{" + o.map { Self.quote($0.0) + ": " + $0.1.json }.joined(separator: ", ") + "}"
+        case .object(let o): return "{" + o.map { TOMLSyntax.quoted($0.0) + ": " + $0.1.json }.joined(separator: ", ") + "}"
         }
-    }
-
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
 

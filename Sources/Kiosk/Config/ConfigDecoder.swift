@@ -284,6 +284,6 @@ struct ConfigDecoder {
 
     /// `"/usr/bin/foo", "--bar"` from `/usr/bin/foo --bar`, to show the argv form of a shell-like string.
     private func suggestedArgv(_ text: String) -> String {
-        text.split(separator: " ").prefix(8).map { "\"\(ConfigKeyPath.escaped(String($0)))\"" }.joined(separator: ", ")
+        text.split(separator: " ").prefix(8).map { TOMLSyntax.quoted(String($0)) }.joined(separator: ", ")
     }
 }

@@ -1,3 +1,5 @@
+import TOML
+
 /// Where in a config file a problem is: a source position (syntax errors, and decoded values
 /// whose line could be found), a key path in the config's own notation, or both.
 public struct ConfigLocation: Hashable, Sendable, CustomStringConvertible {
@@ -52,37 +54,12 @@ public struct ConfigKeyPath: Hashable, Sendable, CustomStringConvertible, Expres
             switch component {
             case .key(let key):
                 if !text.isEmpty { text += "." }
-                text += Self.isBare(key) ? key : "\"" + Self.escaped(key) + "\""
+                text += TOMLSyntax.key(key)
             case .index(let i):
                 text += "[\(i)]"
             }
         }
         return text
-    }
-
-    /// TOML bare keys: ASCII letters, digits, `-` and `_`, at least one character.
-    static func isBare(_ key: String) -> Bool {
-        !key.isEmpty && key.unicodeScalars.allSatisfy { s in
-            (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || s == "-" || s == "_"
-        }
-    }
-
-    static func escaped(_ key: String) -> String {
-        var out = ""
-        for s in key.unicodeScalars {
-            switch s {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where s.value < 0x20 || s.value == 0x7F: out += "\\u" + hex4(s.value)
-            default: out.unicodeScalars.append(s)
-            }
-        }
-        return out
-    }
-
-    private static func hex4(_ v: UInt32) -> String {
-        let digits = String(v, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }
 

@@ -211,7 +211,7 @@ extension TOMLValue {
     /// `a string ("/bin/sh -c x")`, `an integer (3)`, `a table`: for "expected X, got Y" messages.
     var kindDescription: String {
         switch content {
-        case .string(let s): return "a string (\"\(ConfigKeyPath.escaped(String(s.prefix(60))))\")"
+        case .string(let s): return "a string (\(TOMLSyntax.quoted(String(s.prefix(60)))))"
         case .integer(let i): return "an integer (\(i))"
         case .float(let d): return "a float (\(d))"
         case .boolean(let b): return "a boolean (\(b))"

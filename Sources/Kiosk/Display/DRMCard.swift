@@ -13,6 +13,13 @@ public final class DRMCard {
         descriptor = try OwnedDescriptor.open(path, O_RDWR)
     }
 
+    /// Opens the card at `path` and reads its resources: where both choosing an output and
+    /// listing the displays start, and fail alike when either step does.
+    public static func openWithResources(path: String) throws(SystemError) -> (card: DRMCard, resources: Resources) {
+        let card = try DRMCard(path: path)
+        return (card, try card.resources())
+    }
+
     /// `/dev/dri/card*` in numeric order.
     public static func cardPaths(in directory: String = "/dev/dri") -> [String] {
         guard let dir = opendir(directory) else { return [] }

@@ -100,15 +100,8 @@ extension DisplayChoice {
         var lastError: DisplayError?
         var seenConnectors: [String] = []
         for path in paths {
-            let card: DRMCard
-            let resources: DRMCard.Resources
-            do {
-                card = try DRMCard(path: path)
-                resources = try card.resources()
-            } catch {
-                lastError = .system(error)
-                continue
-            }
+            let card: DRMCard, resources: DRMCard.Resources
+            do { (card, resources) = try DRMCard.openWithResources(path: path) } catch { lastError = .system(error); continue }
             guard card.supportsDumbBuffers else { lastError = .noDumbBuffers(card: path); continue }
             let connectors = resources.connectors.compactMap { try? card.connector($0) }
             seenConnectors += connectors.map { "\($0.name) (\($0.state.rawValue))" }
