@@ -11,8 +11,9 @@ import Raster
 /// Nothing is polled: the event loop watches the display connection's descriptor, and events
 /// are drained when it is readable and after every present (the display library may read
 /// events into its own queue while the frame is sent; they would sit unread while the loop
-/// sleeps). A presented frame counts as on screen one refresh period later, from a timer, so
-/// animations are paced at the display's rate without blocking on vsync.
+/// sleeps). A presented frame counts as on screen at the next tick of a refresh-rate grid, from
+/// a timer, as a flip completes at the next vblank: animations are paced at the display's rate
+/// (drawing time included, not added) without blocking on vsync.
 final class WindowOutput: Output {
     let panel: PanelGeometry
     /// Frames a second of the display the window is on (60 when it does not say).
@@ -32,8 +33,10 @@ final class WindowOutput: Output {
     private let copier: ScanoutCopy
     /// The display connection (X11 or Wayland socket), readable when events arrive.
     private let connection: Int32
-    /// Ends the refresh period of the frame last presented.
+    /// Fires at the refresh tick that puts the frame last presented "on screen".
     private let refreshTimer: TimerSource
+    /// The refresh grid: ticks at `firstTick + n / refreshRate` (the first present's time).
+    private var firstTick: Double?
     /// Drains events at the loop's next turn after a present (never from inside it).
     private let drainAfterPresent: WakeSource
     private var input = WindowInput()
@@ -128,12 +131,25 @@ final class WindowOutput: Output {
             }
         }
         show()
-        lastPresentedTime = MonotonicClock.now()
+        let now = MonotonicClock.now()
+        lastPresentedTime = now
         presentedFrames += 1
         framePending = true
-        refreshTimer.arm(after: 1 / Double(refreshRate))
+        refreshTimer.arm(after: nextTick(after: now) - now)
         drainAfterPresent.signal()
         return true
+    }
+
+    /// The first refresh tick after `now`: the frame just sent is shown at that tick, as a flip
+    /// completes at the next vblank.
+    private func nextTick(after now: Double) -> Double {
+        let period = 1 / Double(refreshRate)
+        guard let first = firstTick else {
+            firstTick = now
+            return now + period
+        }
+        let ticks = ((now - first) / period).rounded(.down) + 1
+        return first + ticks * period
     }
 
     /// Draws the texture over the whole window and shows it (also after an expose or a resize,
