@@ -21,7 +21,16 @@ final class SDLVideo {
         SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
         SDL_SetHint(SDL_HINT_VIDEO_ALLOW_SCREENSAVER, "1")
         guard SDL_Init(SDL_INIT_VIDEO) == 0 else { throw SDLError.last("SDL_Init(video)") }
+        // Without a desktop SDL falls back to drivers with no window anyone sees ("offscreen").
+        let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
+        guard Self.desktopDrivers.contains(driver) else {
+            SDL_Quit()
+            throw SDLError(call: "SDL_Init(video)", message: "no X11 or Wayland display (SDL chose the \(driver) driver)")
+        }
     }
+
+    /// The video drivers whose windows are on a desktop, with a connection the loop can wait on.
+    static let desktopDrivers = ["x11", "wayland"]
 
     deinit { SDL_Quit() }
 
