@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
         .library(name: "Raster", targets: ["Raster"]),
         .executable(name: "kiosk", targets: ["KioskCLI"]),
+        .executable(name: "kiosk-preview", targets: ["kiosk-preview"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-numerics.git", from: "1.1.1"),
@@ -87,6 +88,17 @@ let package = Package(
             name: "KioskCLI",
             dependencies: ["Kiosk", "Geometry", "LayoutCore", "Raster", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/kiosk"
+        ),
+        // SDL2 for the desktop preview only (the device binary never links it): module map and shim header.
+        .systemLibrary(
+            name: "CSDL2",
+            pkgConfig: "sdl2",
+            providers: [.apt(["libsdl2-dev"])]
+        ),
+        // `kiosk-preview`: the same runtime, screens and reload on a desktop window (SDL2, X11 or Wayland).
+        .executableTarget(
+            name: "kiosk-preview",
+            dependencies: ["Kiosk", "Geometry", "Raster", "CSDL2", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "KioskTests",

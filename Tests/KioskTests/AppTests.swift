@@ -120,10 +120,10 @@ import Testing
     }
 
     /// The runtime on a headless panel, with its loop turned by hand.
-    static func runtime(_ app: KioskApp) throws -> (Runtime, HeadlessOutput) {
+    static func runtime(_ app: KioskApp, options: Runtime.Options = Runtime.Options()) throws -> (Runtime, HeadlessOutput) {
         let output = try HeadlessOutput(panelWidth: app.width, panelHeight: app.height, rotation: .none)
         let runtime = try Runtime(app: app, output: output, signals: try SignalSource(Runtime.handledSignals), config: nil,
-                                  options: Runtime.Options(), startup: StartupTimeline())
+                                  options: options, startup: StartupTimeline())
         try runtime.start()
         return (runtime, output)
     }
@@ -225,6 +225,29 @@ import Testing
         Self.run(app, frame, from: &now, seconds: KioskApp.bannerSeconds)
         #expect(app.bannerText == nil)
         #expect(app.screenNames == ["main"])
+    }
+
+    /// With handover actions off (the desktop preview), an `exec` item runs nothing and keeps
+    /// the display; the banner and the status say what would have run. `spawn` still runs.
+    @Test func handoverActionsOffSayWhatWouldRun() throws {
+        let sandbox = Sandbox()
+        let (app, _) = try Self.makeApp(sandbox)
+        let (runtime, output) = try Self.runtime(app, options: Runtime.Options(runsHandoverActions: false))
+        try Self.turn(runtime) { output.presentedFrames > 0 && !app.needsFrame }
+        app.handle(.command(.next, count: 1), now: MonotonicClock.now())  // "Run", an exec item
+        try Self.turn(runtime) { app.currentScreen.selectedIndex == 1 && !app.currentScreen.isMoving }
+        app.handle(.command(.select, count: 1), now: MonotonicClock.now())
+        try Self.turn(runtime) { app.lastAction != nil }
+        #expect(app.lastAction?.result == "would run \(sandbox.dir)/record exec two words")
+        #expect(app.bannerText == "Run: would run \(sandbox.dir)/record exec two words")
+        #expect(!output.isHandedOver)
+        #expect(sandbox.record("exec") == nil, "the exec program ran")
+
+        app.handle(.command(.next, count: 1), now: MonotonicClock.now())  // "Background", a spawn item
+        try Self.turn(runtime) { app.currentScreen.selectedIndex == 2 && !app.currentScreen.isMoving }
+        app.handle(.command(.select, count: 1), now: MonotonicClock.now())
+        try Self.turn(runtime) { app.lastAction?.action == "spawn" && app.lastAction?.result.hasPrefix("exited") == true }
+        #expect(sandbox.record("spawn") == ["spawn"])
     }
 
     /// Valid, invalid, truncated, binary, 10 MB, deleted and renamed-over files, one after another.

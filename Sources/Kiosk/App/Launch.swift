@@ -17,29 +17,45 @@ public struct KioskRunOptions: Sendable {
 extension Runtime {
     /// Everything `kiosk run` needs, made in the order that gets the menu on screen soonest.
     public static func kiosk(_ options: KioskRunOptions) throws -> Runtime {
+        try launch(configPath: options.configPath) { config in
+            try DisplaySession(request: config.display.request, rotation: config.display.rotation, terminalPath: options.terminal)
+        } options: { config in
+            Options(seat: config.input.seat)
+        }
+    }
+
+    /// The start-up `kiosk run` and `kiosk-preview` share: signals, the config (or the rescue
+    /// screen), the output `open` makes for it, the layout, the runtime. `adjust` may change a
+    /// usable config before anything is laid out (the preview's start screen); the rescue
+    /// config is never adjusted.
+    public static func launch(configPath: String,
+                              adjust: (inout KioskConfig) throws -> Void = { _ in },
+                              output open: (KioskConfig) throws -> Output,
+                              options: (KioskConfig) -> Options) throws -> Runtime {
         // First of all: a signal that arrives during start-up must be queued, not kill us.
         let signals = try SignalSource(handledSignals)
         var startup = StartupTimeline()
-        let service = try ConfigService(path: options.configPath)
+        let service = try ConfigService(path: configPath)
         let check = service.checkNow()
         startup.mark("config")
         var config: KioskConfig
-        if let good = check.config {
-            config = good
+        if var good = check.config {
             for p in check.problems { Log.warning(p.description) }
+            try adjust(&good)
+            config = good
         } else {
             // Never a blank screen and never a restart loop: show what is wrong.
             for p in check.problems { Log.error(p.description) }
-            Log.error("\(options.configPath) is not usable; showing the rescue screen until it is fixed")
+            Log.error("\(configPath) is not usable; showing the rescue screen until it is fixed")
             config = KioskConfig.rescue(problems: check.problems)
         }
-        let display = try DisplaySession(request: config.display.request, rotation: config.display.rotation, terminalPath: options.terminal)
+        let output = try open(config)
         startup.mark("display")
         let app = try KioskApp(config: config, valid: check.isValid, problems: check.problems,
-                               width: display.logicalWidth, height: display.logicalHeight, now: MonotonicClock.now())
+                               width: output.logicalWidth, height: output.logicalHeight, now: MonotonicClock.now())
         startup.mark("layout")
-        return try Runtime(app: app, output: display, signals: signals, config: service,
-                           options: Options(seat: config.input.seat), startup: startup)
+        return try Runtime(app: app, output: output, signals: signals, config: service,
+                           options: options(config), startup: startup)
     }
 }
 

@@ -51,6 +51,14 @@ public enum Effect: Equatable, Sendable {
         }
     }
 
+    /// Gives the display away (`exec`) or stops the device: not run by a desktop preview.
+    public var handsOverDevice: Bool {
+        switch self {
+        case .exec, .poweroff, .reboot: return true
+        case .spawn, .reload: return false
+        }
+    }
+
     /// The action's kind as the status file names it.
     public var kind: String {
         switch self {

@@ -14,9 +14,17 @@ public final class Runtime {
         public var exitAfterShownFrames: Int?
         /// Read the devices of this libinput seat (and evdev dials); nil: no device input.
         public var seat: String?
-        public init(exitAfterShownFrames: Int? = nil, seat: String? = nil) {
+        /// Run the items that give the device away (`exec`, `poweroff`, `reboot`); false (a
+        /// desktop preview): they are not run and the banner says what would have run.
+        public var runsHandoverActions: Bool
+        /// Write the status here instead of the config's `status_file` (a desktop preview, where
+        /// the device's folder is usually not writable); nil: the config's.
+        public var statusFile: String?
+        public init(exitAfterShownFrames: Int? = nil, seat: String? = nil, runsHandoverActions: Bool = true, statusFile: String? = nil) {
             self.exitAfterShownFrames = exitAfterShownFrames
             self.seat = seat
+            self.runsHandoverActions = runsHandoverActions
+            self.statusFile = statusFile
         }
     }
 
@@ -172,6 +180,13 @@ public final class Runtime {
     // MARK: Effects
 
     private func perform(_ effect: Effect, now: Double) {
+        if !options.runsHandoverActions, effect.handsOverDevice, let command = ChildProcesses.command(for: effect) {
+            let result = "would run \(command.argv.joined(separator: " "))"
+            Log.info("\"\(effect.label)\": \(result) (not run: actions that give the device away are off)")
+            app.effectFinished(effect, result: result, failed: true, now: now)
+            writeStatus()
+            return
+        }
         switch effect {
         case .reload:
             if let config { config.reload(reason: "menu item") } else { Log.info("reload: this menu is built in; nothing to read") }
@@ -244,7 +259,7 @@ public final class Runtime {
     }
 
     private func writeStatus() {
-        let path = app.config.statusFile
+        let path = options.statusFile ?? app.config.statusFile
         let doc = app.status(extra: [
             "pid": .int(Int(getpid())),
             "config_path": config.map { .string($0.path) } ?? .null,
