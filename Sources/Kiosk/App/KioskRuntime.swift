@@ -17,7 +17,10 @@ public final class KioskRuntime {
     }
 
     let options: Options
-    let checker: ConfigChecker
+    /// Reloads run on its thread; the loop applies what it delivers (`loaded(_:)`).
+    let loader: ConfigLoadWorker
+    /// Why the reload being loaded was asked for, for the log line when it is applied.
+    var pendingReloadReason: String?
     let app: KioskApp
     let display: DisplaySession
     var shadow: PixelBuffer
@@ -56,8 +59,9 @@ public final class KioskRuntime {
         // First of all: a signal that arrives during start-up must be queued, not kill us.
         signals = try SignalSource(Self.handledSignals)
         startup = StartupTimeline()
-        checker = ConfigChecker(path: options.configPath)
-        let check = checker.check()
+        // Start-up loads in place: there is nothing on screen to keep answering yet.
+        let loaded = LoadedConfig.load(using: ConfigChecker(path: options.configPath))
+        let check = loaded.check
         startup.mark("config")
         var config: KioskConfig
         if let good = check.config {
@@ -72,7 +76,8 @@ public final class KioskRuntime {
         display = try DisplaySession(request: config.display.request, rotation: config.display.rotation, terminalPath: options.terminal)
         startup.mark("display")
         let now = MonotonicClock.now()
-        app = try KioskApp(config: config, valid: check.isValid, problems: check.problems,
+        for line in loaded.assets?.problems ?? [] { Log.warning(line) }
+        app = try KioskApp(config: config, assets: loaded.assets, valid: check.isValid, problems: check.problems,
                            width: display.logicalWidth, height: display.logicalHeight, now: now)
         shadow = try PixelBuffer(width: display.logicalWidth, height: display.logicalHeight)
         startup.mark("layout")
@@ -81,6 +86,7 @@ public final class KioskRuntime {
         idleTimer = try TimerSource()
         watchdogTimer = try TimerSource()
         inputStartTimer = try TimerSource()
+        loader = try ConfigLoadWorker(path: options.configPath)
         let mode = display.output.mode
         router = InputRouter(rotation: config.display.rotation, panelWidth: Double(mode.width), panelHeight: Double(mode.height))
         configureInput(config)
@@ -97,6 +103,7 @@ public final class KioskRuntime {
         display.onNeedsFullFrame = { [unowned self] width, height in self.displayReturned(width: width, height: height) }
         try display.attach(to: loop)
         try loop.watch(signals.descriptor.rawValue) { [unowned self] in self.signalsArrived() }
+        try loader.attach(to: loop) { [unowned self] loaded in self.loaded(loaded) }
         try loop.watch(reloadTimer.descriptor.rawValue) { [unowned self] in
             self.reloadTimer.acknowledge()
             self.reload(reason: "file changed")
@@ -299,11 +306,22 @@ public final class KioskRuntime {
 
     // MARK: Config and signals
 
+    /// Asks the loader for the file; the loop goes on until `loaded(_:)` gets it. A request while
+    /// one is loading supersedes it.
     private func reload(reason: String) {
         notifier.reloading()
-        let check = checker.check()
+        pendingReloadReason = reason
+        loader.request()
+    }
+
+    /// The newest requested load has finished: apply it, or keep the running config.
+    private func loaded(_ loaded: LoadedConfig) {
+        let reason = pendingReloadReason ?? "file changed"
+        pendingReloadReason = nil
+        let check = loaded.check
+        for line in loaded.assets?.problems ?? [] { Log.warning(line) }
         let now = MonotonicClock.now()
-        if app.apply(check, now: now) {
+        if app.apply(check, assets: loaded.assets, now: now) {
             configureInput(app.config)
             Log.info("config reloaded (\(reason))")
         } else {
