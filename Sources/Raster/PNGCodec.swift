@@ -16,6 +16,10 @@ public enum PNGCodec {
     public struct Header: Sendable, Equatable {
         public var width: Int
         public var height: Int
+        public init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+        }
     }
 
     /// Reads a PNG file into a premultiplied ARGB buffer; `.imageTooLarge` from its header alone.

@@ -37,6 +37,10 @@ public final class ConfigLoadWorker {
         }
     }
 
+    /// Readable when a result may be waiting (`takeResult()` clears it): for an owner that waits
+    /// on it itself; `attach(to:_:)` watches it on an `EventLoop`.
+    public var completionDescriptor: Int32 { shared.resultReady }
+
     /// Asks for the file to be loaded again, superseding any request not yet delivered. Returns
     /// the request's number (numbers grow from 1).
     @discardableResult

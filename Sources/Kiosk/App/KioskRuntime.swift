@@ -310,6 +310,7 @@ public final class KioskRuntime {
     /// one is loading supersedes it.
     private func reload(reason: String) {
         notifier.reloading()
+        Log.info("loading \(options.configPath) (\(reason))")
         pendingReloadReason = reason
         loader.request()
     }

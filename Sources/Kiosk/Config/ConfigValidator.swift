@@ -249,7 +249,7 @@ private struct ValidationRun {
         imagePixels += header.width * header.height
         if imagePixels > LoadedAssets.maximumTotalPixels {
             return "\"\(path)\" (\(header.width)x\(header.height)) brings the images this config names to \(imagePixels) pixels, "
-                + "more than the \(LoadedAssets.maximumTotalPixels) (\(LoadedAssets.maximumTotalPixels * 4 >> 20) MiB decoded) "
+                + "more than the \(LoadedAssets.maximumTotalPixels) (\((LoadedAssets.maximumTotalPixels * 4) >> 20) MiB decoded) "
                 + "the kiosk holds; use smaller images"
         }
         do {

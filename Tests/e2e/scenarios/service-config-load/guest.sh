@@ -1,0 +1,79 @@
+# e2e-mode: systemd
+# e2e-timeout: 600
+# e2e-needs: kiosk
+# Config loads never stall the event loop. A fleet-style rename of (a) a config whose icon is an
+# 8000x8000 PNG (17 KB on disk, 256 MB decoded): refused from the PNG's header with a clear
+# line, the old config kept, same PID, no watchdog kill, memory unchanged; (b) a valid config
+# of about 1 MB: while it loads, knob detents still move the selection (status file samples
+# taken between the journal's "loading" and "applied" lines), then it is applied, same PID.
+. /scenario/service.sh
+
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+sample() { echo "$(uptime_s) selection=$(status_number selection) generation=$(status_number generation)"; }
+record() {
+    echo "$1 pid=$(main_pid) rss_kib=$(rss_kib "$pid") generation=$(status_number generation)" >> memory.txt
+    e2e_log "config-load: $(tail -n 1 memory.txt)"
+}
+
+service_install
+cp /scenario/huge-icon.png /etc/kiosk/icons/huge.png
+service_boot || e2e_log "kiosk.service did not become active"
+e2e_wait_for 30 grep -q '"screen": "main"' /run/kiosk/status.json || e2e_log "no status file"
+pid=$(main_pid); echo "$pid" > pid.txt
+e2e_uinput_start
+ui add wheel wh
+# The knob works (the kiosk opened it) before anything is measured.
+sel=$(status_number selection)
+i=0
+while [ $i -lt 20 ] && [ "$(status_number selection)" = "$sel" ]; do ui wheel wh -1; sleep 0.5; i=$((i + 1)); done
+sleep 2
+record start
+
+# (a) The huge icon, renamed over the live config.
+gen=$(status_number generation)
+start=$(now_ms)
+replace_config 's|icons/settings.png|icons/huge.png|'
+e2e_wait_for 120 grep -q '"config_valid": false' /run/kiosk/status.json || e2e_log "the huge-icon config was not refused"
+echo $(( $(now_ms) - start )) > huge-refused-ms.txt
+sleep 5  # several watchdog periods (WatchdogSec=4s) after the refusal
+status > status-after-huge.json
+record after-huge-icon
+
+# (b) About 1 MB of valid config: the example with its title changed, a screen of 2500 items
+# and a comment line per item, written beside the config and renamed over it.
+big=/etc/kiosk/.kiosk-big.toml
+{
+    sed 's/^title = "Kiosk"/title = "Big"/' /scenario/systemd/kiosk.toml
+    printf '\n[screens.bulk]\ntitle = "Bulk"\nstyle = "list"\n\n[[screens.bulk.sections]]\ntitle = "Many"\n'
+    awk 'BEGIN {
+        pad = sprintf("%0300d", 0); gsub(/0/, "x", pad)
+        for (i = 1; i <= 2500; i++) {
+            printf "# item %d of the bulk screen: %s\n", i, pad
+            printf "[[screens.bulk.sections.items]]\nlabel = \"Bulk item %d\"\naction = \"back\"\n\n", i
+        }
+    }'
+} > "$big"
+wc -c < "$big" > big-bytes.txt
+e2e_log "config-load: big config is $(cat big-bytes.txt) bytes"
+gen=$(status_number generation)
+echo "$gen" > generation-before-big.txt
+sample > knob-samples.txt
+start=$(now_ms)
+echo "$(uptime_s)" > big-renamed-at.txt
+mv "$big" /etc/kiosk/kiosk.toml
+# One detent, then the status file, until the new generation shows (at most 120 s).
+while [ "$(status_number generation)" = "$gen" ] && [ $(( $(now_ms) - start )) -lt 120000 ]; do
+    ui wheel wh -1
+    sample >> knob-samples.txt
+done
+echo $(( $(now_ms) - start )) > big-applied-ms.txt
+sample >> knob-samples.txt
+sleep 5
+status > status-after-big.json
+record after-big
+shot after-big
+
+e2e_uinput_stop
+systemctl show -p NRestarts --value kiosk.service > restarts.txt
+service_journal -u kiosk.service
+journalctl -b --no-pager -o short-monotonic > journal-all.txt 2>&1
