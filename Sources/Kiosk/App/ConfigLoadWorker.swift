@@ -41,12 +41,14 @@ public final class ConfigLoadWorker {
     /// on it itself; `attach(to:_:)` watches it on an `EventLoop`.
     public var completionDescriptor: Int32 { shared.resultReady }
 
-    /// Asks for the file to be loaded again, superseding any request not yet delivered. Returns
-    /// the request's number (numbers grow from 1).
+    /// Asks for the file to be loaded again, superseding any request not yet delivered (a result
+    /// finished for it and not yet taken is dropped now, so that at most one config's assets wait
+    /// besides the running one's). Returns the request's number (numbers grow from 1).
     @discardableResult
     public func request() -> UInt64 {
         let number = shared.state.withLock { state in
             state.requested += 1
+            state.finished = nil
             return state.requested
         }
         shared.signal(shared.wakeWorker)

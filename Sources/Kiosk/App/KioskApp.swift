@@ -45,7 +45,7 @@ public final class KioskApp {
         configProblems = problems
         self.width = width
         self.height = height
-        resources = ScreenResources(theme: config.theme, assets: try assets ?? LoadedAssets.load(for: config), width: width, height: height)
+        resources = ScreenResources(theme: config.theme, assets: try Self.ready(assets, for: config), width: width, height: height)
         lastInputTime = now
         try openHome()
     }
@@ -232,7 +232,7 @@ public final class KioskApp {
             return false
         }
         do {
-            (resources, stack) = try rebuild(config: new, assets: try assets ?? LoadedAssets.load(for: new), width: width, height: height)
+            (resources, stack) = try rebuild(config: new, assets: try Self.ready(assets, for: new), width: width, height: height)
             config = new
             generation += 1
             configValid = true
@@ -245,6 +245,14 @@ public final class KioskApp {
             showBanner("Config not applied: \(error)", now: now)
             return false
         }
+    }
+
+    /// `assets` if given, else `config`'s loaded here; the images left out are logged.
+    private static func ready(_ assets: LoadedAssets?, for config: KioskConfig) throws(RasterError) -> LoadedAssets {
+        let ready: LoadedAssets
+        if let assets { ready = assets } else { ready = try LoadedAssets.load(for: config) }
+        for line in ready.problems { Log.warning(line) }
+        return ready
     }
 
     /// A display of another size was connected: lay every open screen out again for it,

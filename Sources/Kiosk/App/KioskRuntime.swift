@@ -76,7 +76,6 @@ public final class KioskRuntime {
         display = try DisplaySession(request: config.display.request, rotation: config.display.rotation, terminalPath: options.terminal)
         startup.mark("display")
         let now = MonotonicClock.now()
-        for line in loaded.assets?.problems ?? [] { Log.warning(line) }
         app = try KioskApp(config: config, assets: loaded.assets, valid: check.isValid, problems: check.problems,
                            width: display.logicalWidth, height: display.logicalHeight, now: now)
         shadow = try PixelBuffer(width: display.logicalWidth, height: display.logicalHeight)
@@ -320,7 +319,6 @@ public final class KioskRuntime {
         let reason = pendingReloadReason ?? "file changed"
         pendingReloadReason = nil
         let check = loaded.check
-        for line in loaded.assets?.problems ?? [] { Log.warning(line) }
         let now = MonotonicClock.now()
         if app.apply(check, assets: loaded.assets, now: now) {
             configureInput(app.config)
