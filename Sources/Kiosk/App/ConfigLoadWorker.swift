@@ -58,15 +58,14 @@ public final class ConfigLoadWorker {
     /// True from a request until the result for the newest request has been delivered.
     public var isLoading: Bool { shared.state.withLock { $0.delivered != $0.requested } }
 
-    /// The finished result, if it answers the newest request; a stale one is dropped. Clears the
-    /// completion descriptor's readiness. `attach` calls it when the descriptor is readable.
+    /// The finished result of the newest request, if there is one. Clears the completion
+    /// descriptor's readiness. `attach` calls it when the descriptor is readable.
     public func takeResult() -> LoadedConfig? {
         var count: UInt64 = 0
         _ = withUnsafeMutableBytes(of: &count) { Glibc.read(shared.resultReady, $0.baseAddress, $0.count) }
         let handover = shared.state.withLock { state -> ResultHandover? in
             guard let finished = state.finished else { return nil }
             state.finished = nil
-            guard finished.result.request == state.requested else { return nil }
             state.delivered = finished.result.request
             return finished
         }
@@ -95,6 +94,8 @@ private final class WorkerShared: Sendable {
         var started: UInt64 = 0
         /// The newest request whose result the loop has taken.
         var delivered: UInt64 = 0
+        /// Only ever the newest request's result: the thread stores one only while its request is
+        /// the newest, and `request()` drops it when a newer one comes.
         var finished: ResultHandover?
         var stopping = false
     }
