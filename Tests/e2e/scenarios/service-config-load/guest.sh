@@ -80,6 +80,7 @@ while [ $i -lt 400 ]; do
     echo "$line" >> knob-samples.txt
     case "$line" in *" generation=$gen") ;; *) break ;; esac
     i=$((i + 1))
+    [ $((i % 20)) -eq 0 ] && e2e_log "config-load: $i detents, still generation $gen: $line"
 done
 echo $(( $(now_ms) - start )) > big-applied-ms.txt
 sleep 5
