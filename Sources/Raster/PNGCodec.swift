@@ -4,12 +4,34 @@ import CPNG
 /// own transforms: palette expansion, grey to RGB, tRNS to alpha, 16 to 8 bits, de-interlacing.
 /// It reports errors through the `png_image` rather than `longjmp`, so Swift can handle them.
 public enum PNGCodec {
-    /// Decoded images are refused above this many pixels (a hostile header cannot exhaust memory).
-    public static let maximumPixels = 64 * 1024 * 1024
+    /// Widest and tallest image decoded. Icons and background tiles are drawn at most a few hundred
+    /// pixels wide even on a 4K panel (a background cell is at most 512 px at 1080 lines, so 1024 at
+    /// 2160), so 2048 leaves room to spare while one decoded image stays at most 16 MiB. The
+    /// header is checked before any pixel is decoded: an 8000x8000 PNG of 17 KB never costs 256 MB.
+    public static let maximumDimension = 2048
+    /// Decoded images are refused above this many pixels (`maximumDimension` squared).
+    public static let maximumPixels = maximumDimension * maximumDimension
 
-    /// Reads a PNG file into a premultiplied ARGB buffer.
+    /// An image's size as its header (IHDR) gives it.
+    public struct Header: Sendable, Equatable {
+        public var width: Int
+        public var height: Int
+        public init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// Reads a PNG file into a premultiplied ARGB buffer; `.imageTooLarge` from its header alone.
     public static func read(path: String) throws(RasterError) -> PixelBuffer {
-        try PNGReader { image in png_image_begin_read_from_file(&image, path) }.decode(call: "png_image_begin_read_from_file(\(path))")
+        try PNGReader(name: path) { image in png_image_begin_read_from_file(&image, path) }.decode(call: "png_image_begin_read_from_file(\(path))")
+    }
+
+    /// The size in the file's header, read without decoding any pixel: what a config check needs
+    /// to refuse an image too large to decode. Throws what `read` would for a file that is not a
+    /// PNG, or `.imageTooLarge`; a header that passes does not prove the pixel data is sound.
+    public static func header(path: String) throws(RasterError) -> Header {
+        try PNGReader(name: path) { image in png_image_begin_read_from_file(&image, path) }.header(call: "png_image_begin_read_from_file(\(path))")
     }
 
     /// Decodes PNG bytes into a premultiplied ARGB buffer.
@@ -17,7 +39,7 @@ public enum PNGCodec {
         guard !bytes.isEmpty else { throw .png(call: "png_image_begin_read_from_memory", message: "no data") }
         let result = bytes.withUnsafeBytes { raw -> Result<PixelBuffer, RasterError> in
             Result { () throws(RasterError) -> PixelBuffer in
-                try PNGReader { image in png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) }
+                try PNGReader(name: "PNG data") { image in png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) }
                     .decode(call: "png_image_begin_read_from_memory")
             }
         }
@@ -63,18 +85,35 @@ public enum PNGCodec {
 
 /// Owns one `png_image` for the length of a decode, and frees it on every path out.
 private struct PNGReader {
+    /// How messages name the image (its path).
+    let name: String
     let begin: (inout png_image) -> Int32
+
+    /// Reads the header (libpng reads the chunks before the first IDAT, no pixel data) and checks
+    /// the size against the decoding bounds.
+    private func readHeader(_ image: inout png_image, call: String) throws(RasterError) -> PNGCodec.Header {
+        guard begin(&image) != 0 else { throw .png(call: call, message: pngMessage(image)) }
+        let width = Int(image.width), height = Int(image.height)
+        guard width > 0, height > 0 else { throw .png(call: call, message: "image size \(width)x\(height) is empty") }
+        guard width <= PNGCodec.maximumDimension, height <= PNGCodec.maximumDimension, width * height <= PNGCodec.maximumPixels else {
+            throw .imageTooLarge(name: name, width: width, height: height, limit: PNGCodec.maximumDimension)
+        }
+        return PNGCodec.Header(width: width, height: height)
+    }
+
+    func header(call: String) throws(RasterError) -> PNGCodec.Header {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        defer { png_image_free(&image) }
+        return try readHeader(&image, call: call)
+    }
 
     func decode(call: String) throws(RasterError) -> PixelBuffer {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         defer { png_image_free(&image) }
-        guard begin(&image) != 0 else { throw .png(call: call, message: pngMessage(image)) }
-        let width = Int(image.width), height = Int(image.height)
-        guard width > 0, height > 0, width <= PixelBuffer.maximumDimension, height <= PixelBuffer.maximumDimension,
-              width * height <= PNGCodec.maximumPixels else {
-            throw .png(call: call, message: "image size \(width)x\(height) is too large")
-        }
+        let size = try readHeader(&image, call: call)
+        let width = size.width, height = size.height
         let buffer = try PixelBuffer(width: width, height: height, format: .argb8888Premultiplied)
         if image.format & PNGFormat.flagLinear != 0 {
             // A 16-bit file. libpng's simplified API takes 16-bit samples as linear light and would

@@ -6,12 +6,17 @@ public enum RasterError: Error, Equatable, Sendable, CustomStringConvertible {
     case freeType(call: String, code: Int32, message: String)
     /// A libpng call failed (missing, corrupt or truncated file...).
     case png(call: String, message: String)
+    /// An image whose header gives a size beyond what is decoded (`limit` on either side); refused
+    /// before any pixel is decoded. `name` is the file's path.
+    case imageTooLarge(name: String, width: Int, height: Int, limit: Int)
 
     public var description: String {
         switch self {
         case let .invalidArgument(call, message): return "\(call): \(message)"
         case let .freeType(call, code, message): return "\(call) failed (FreeType error \(code)): \(message)"
         case let .png(call, message): return "\(call) failed: \(message)"
+        case let .imageTooLarge(name, width, height, limit):
+            return "\(name): \(width)x\(height) is larger than the \(limit)x\(limit) the kiosk decodes; scale it down"
         }
     }
 }

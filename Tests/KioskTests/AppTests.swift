@@ -369,7 +369,7 @@ extension AppTests {
                                   layout: .arc(ArcStyle(edge: .bottom, radiusRatio: 0.5, rowsVisible: 5, rowLength: 0.3)),
                                   sections: [MenuSection(items: items)])
         let screen = try ArcScreen(config: config, style: ArcStyle(edge: .bottom, radiusRatio: 0.5, rowsVisible: 5, rowLength: 0.3),
-                                   resources: try ScreenFixtures.resources(), showsBack: false)
+                                   resources: try ScreenFixtures.resources(imagePaths: [icon]), showsBack: false)
         let frame = try ScreenFixtures.frame(of: screen)
         try goldens.expectMatches(frame, "arc-bottom-tiles-800x480")
     }

@@ -17,8 +17,9 @@ enum ScreenFixtures {
 
     static let dialLabels = ["Music", "Radio", "Photos", "Weather", "Clock", "Settings", "Lights", "Doorbell"]
 
-    static func resources(theme: ThemeConfig = ThemeConfig()) throws -> ScreenResources {
-        try ScreenResources(theme: theme, width: width, height: height)
+    /// Resources with `theme`'s font and the images at `imagePaths` decoded.
+    static func resources(theme: ThemeConfig = ThemeConfig(), imagePaths: [String] = []) throws -> ScreenResources {
+        ScreenResources(theme: theme, assets: try LoadedAssets.load(fontPath: theme.font, imagePaths: imagePaths), width: width, height: height)
     }
 
     static func dialConfig(labels: [String] = dialLabels, style: DialStyle = DialStyle()) -> ScreenConfig {

@@ -35,14 +35,16 @@ public final class KioskApp: FrameSource {
     public private(set) var drawnPosition = ScrollOffset.zero
     public static let bannerSeconds = 8.0
 
-    public init(config: KioskConfig, valid: Bool = true, problems: [ConfigProblem] = [], width: Int, height: Int, now: Double) throws {
+    /// `assets` are `config`'s font and images when already loaded; without them they are loaded here.
+    public init(config: KioskConfig, assets: LoadedAssets? = nil, valid: Bool = true, problems: [ConfigProblem] = [],
+                width: Int, height: Int, now: Double) throws {
         self.config = config
         configValid = valid
         configProblems = problems
         self.width = width
         self.height = height
         self.now = now
-        resources = try ScreenResources(theme: config.theme, width: width, height: height)
+        resources = ScreenResources(theme: config.theme, assets: try Self.ready(assets, for: config), width: width, height: height)
         lastInputTime = now
         guard let home = config.screen(named: config.home) ?? config.screens.first else { throw KioskAppError.noScreens }
         stack = [try ScreenFactory.make(home, resources: resources, showsBack: false)]
@@ -115,7 +117,7 @@ public final class KioskApp: FrameSource {
     /// keeping the screens and their selections.
     public func resize(width: Int, height: Int) throws {
         guard width != self.width || height != self.height else { return }
-        (resources, stack) = try rebuild(config: config, width: width, height: height)
+        (resources, stack) = try rebuild(config: config, assets: resources.assets, width: width, height: height)
         (self.width, self.height) = (width, height)
         fullFrameNeeded = true
     }
@@ -238,9 +240,10 @@ public final class KioskApp: FrameSource {
 
     /// Applies a checked config: a valid one replaces the running one without a restart, keeping
     /// each open screen and its selection where they still exist; an invalid one keeps the last
-    /// good config and shows a banner. Returns true when applied.
+    /// good config and shows a banner. Returns true when applied. `assets` are the new config's
+    /// font and images when already loaded (off the event loop); without them they are loaded here.
     @discardableResult
-    public func apply(_ check: ConfigCheck, now: Double) -> Bool {
+    public func apply(_ check: ConfigCheck, assets: LoadedAssets? = nil, now: Double) -> Bool {
         self.now = now
         statusChanged = true
         guard let new = check.config else {
@@ -251,7 +254,7 @@ public final class KioskApp: FrameSource {
             return false
         }
         do {
-            (resources, stack) = try rebuild(config: new, width: width, height: height)
+            (resources, stack) = try rebuild(config: new, assets: try Self.ready(assets, for: new), width: width, height: height)
             config = new
             generation += 1
             configValid = true
@@ -266,11 +269,19 @@ public final class KioskApp: FrameSource {
         }
     }
 
+    /// `assets` if given, else `config`'s loaded here; the images left out are logged.
+    private static func ready(_ assets: LoadedAssets?, for config: KioskConfig) throws(RasterError) -> LoadedAssets {
+        let ready: LoadedAssets
+        if let assets { ready = assets } else { ready = try LoadedAssets.load(for: config) }
+        for line in ready.problems { Log.warning(line) }
+        return ready
+    }
+
     /// The screens of `config` at a size, replacing the open ones: home, then the open screens
     /// that still exist (up to the first that does not), each keeping its selection where the
     /// selected item is still there.
-    private func rebuild(config new: KioskConfig, width: Int, height: Int) throws -> (ScreenResources, [MenuScreen]) {
-        let newResources = try ScreenResources(theme: new.theme, width: width, height: height)
+    private func rebuild(config new: KioskConfig, assets: LoadedAssets, width: Int, height: Int) throws -> (ScreenResources, [MenuScreen]) {
+        let newResources = ScreenResources(theme: new.theme, assets: assets, width: width, height: height)
         let old = stack
         let homeName = new.screen(named: new.home)?.name ?? new.screens.first?.name
         guard let homeConfig = homeName.flatMap(new.screen(named:)) else { throw KioskAppError.noScreens }

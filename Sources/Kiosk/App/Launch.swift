@@ -36,7 +36,9 @@ extension Runtime {
         let signals = try SignalSource(handledSignals)
         var startup = StartupTimeline()
         let service = try ConfigService(path: configPath)
-        let check = service.checkNow()
+        // Start-up loads in place: there is nothing on screen to keep answering yet.
+        let loaded = service.loadNow()
+        let check = loaded.check
         startup.mark("config")
         var config: KioskConfig
         if var good = check.config {
@@ -51,7 +53,7 @@ extension Runtime {
         }
         let output = try open(config)
         startup.mark("display")
-        let app = try KioskApp(config: config, valid: check.isValid, problems: check.problems,
+        let app = try KioskApp(config: config, assets: check.isValid ? loaded.assets : nil, valid: check.isValid, problems: check.problems,
                                width: output.logicalWidth, height: output.logicalHeight, now: MonotonicClock.now())
         startup.mark("layout")
         return try Runtime(app: app, output: output, signals: signals, config: service,

@@ -23,12 +23,14 @@ public struct ConfigValidator {
 }
 
 /// One validation pass: its problems, and the files already loaded (an icon used ten times is
-/// decoded once).
+/// decoded once, and counted once towards the images' total size).
 private struct ValidationRun {
     let file: String
     let searchPath: String
     var problems: [ConfigProblem] = []
     private var checkedFiles: [String: String?] = [:]
+    /// Pixels of the distinct images checked so far, from their headers.
+    private var imagePixels = 0
 
     init(file: String, searchPath: String) {
         self.file = file
@@ -222,16 +224,45 @@ private struct ValidationRun {
         fail(key, error)
     }
 
+    /// An image the screens will draw: its header first, so that one too large to decode is refused
+    /// without decoding it; then its size against what all the config's images may take
+    /// together; then a whole decode, which finds damaged pixel data. Each path is checked once.
     mutating func checkPNG(_ path: String, at key: ConfigKeyPath) {
-        guard let error = cachedCheck(path, { () -> String? in
-            do {
-                _ = try PNGCodec.read(path: path)
-                return nil
-            } catch {
-                return "\"\(path)\" cannot be loaded as a PNG: \(error)"
-            }
-        }) else { return }
-        fail(key, error)
+        let problem: String?
+        if let known = checkedFiles[path] {
+            problem = known
+        } else {
+            problem = fileProblem(path) ?? imageProblem(path)
+            checkedFiles[path] = problem
+        }
+        if let problem { fail(key, problem) }
+    }
+
+    private mutating func imageProblem(_ path: String) -> String? {
+        let header: PNGCodec.Header
+        do {
+            header = try PNGCodec.header(path: path)
+        } catch {
+            return Self.describe(error, path: path)
+        }
+        imagePixels += header.width * header.height
+        if imagePixels > LoadedAssets.maximumTotalPixels {
+            return "\"\(path)\" (\(header.width)x\(header.height)) brings the images this config names to \(imagePixels) pixels, "
+                + "more than the \(LoadedAssets.maximumTotalPixels) (\((LoadedAssets.maximumTotalPixels * 4) >> 20) MiB decoded) "
+                + "the kiosk holds; use smaller images"
+        }
+        do {
+            _ = try PNGCodec.read(path: path)
+            return nil
+        } catch {
+            return Self.describe(error, path: path)
+        }
+    }
+
+    /// A size refusal names the file itself; anything else says the file is not a usable PNG.
+    private static func describe(_ error: RasterError, path: String) -> String {
+        if case .imageTooLarge = error { return error.description }
+        return "\"\(path)\" cannot be loaded as a PNG: \(error)"
     }
 
     /// Runs `load` once per path after checking that the path is a readable regular file.

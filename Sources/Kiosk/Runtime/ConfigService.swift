@@ -1,24 +1,34 @@
-import Geometry
 /// Config watching: notices the file being replaced (inotify on its folder, settled for 100 ms
-/// since one replacement makes several events), checks it, and hands the result to `apply`.
+/// since one replacement makes several events) or asked for again (SIGHUP, a menu item), and
+/// has it loaded — read, checked, its font and images decoded — on the `ConfigLoadWorker`'s
+/// thread, so the loop goes on drawing and answering input meanwhile. A request made while a
+/// load runs supersedes it; only the newest file's result reaches `apply`.
 public final class ConfigService {
-    let path: String
-    private let reader: ConfigReader
+    public let path: String
+    private let worker: ConfigLoadWorker
     private let settleTimer: TimerSource
     private var watcher: ConfigWatcher?
-    /// Receives every check with the reason it was made for.
-    var apply: (_ check: ConfigCheck, _ reason: String) -> Void = { _, _ in }
+    /// Why the load under way was asked for, for the log line when it is applied.
+    private var pendingReason: String?
+    /// Told when a load starts (systemd hears RELOADING=1) and when its result is ready.
+    var loading: (_ reason: String) -> Void = { _ in }
+    var apply: (_ loaded: LoadedConfig, _ reason: String) -> Void = { _, _ in }
 
     public init(path: String) throws(SystemError) {
         self.path = path
-        reader = ConfigReader(path: path)
+        worker = try ConfigLoadWorker(path: path)
         settleTimer = try TimerSource()
     }
 
-    /// Checks the file now (start-up: nothing can be shown before it).
-    func checkNow() -> ConfigCheck { reader.check() }
+    /// Loads the file on this thread: start-up, when there is nothing on screen to keep answering.
+    func loadNow() -> LoadedConfig { LoadedConfig.load(using: ConfigReader(path: path)) }
 
     func attach(to loop: EventLoop) throws(SystemError) {
+        try worker.attach(to: loop) { [unowned self] loaded in
+            let reason = self.pendingReason ?? "file changed"
+            self.pendingReason = nil
+            self.apply(loaded, reason)
+        }
         try loop.watch(settleTimer.descriptor.rawValue) { [unowned self] in
             self.settleTimer.acknowledge()
             self.reload(reason: "file changed")
@@ -34,7 +44,11 @@ public final class ConfigService {
         }
     }
 
+    /// Starts loading the file; the result arrives through `apply` from the loop.
     func reload(reason: String) {
-        apply(reader.check(), reason)
+        Log.info("loading \(path) (\(reason))")
+        pendingReason = reason
+        loading(reason)
+        worker.request()
     }
 }

@@ -118,7 +118,8 @@ public final class Runtime {
             inputStartTimer.arm(after: Self.inputStartDeadline)
         }
         if let config {
-            config.apply = { [unowned self] check, reason in self.apply(check, reason: reason) }
+            config.loading = { [unowned self] _ in self.notifier.reloading() }
+            config.apply = { [unowned self] loaded, reason in self.apply(loaded, reason: reason) }
             try config.attach(to: loop)
         }
         startup.mark("loop setup")
@@ -243,9 +244,9 @@ public final class Runtime {
 
     // MARK: Config, status, signals
 
-    private func apply(_ check: ConfigCheck, reason: String) {
-        notifier.reloading()
-        if app.apply(check, now: MonotonicClock.now()) {
+    private func apply(_ loaded: LoadedConfig, reason: String) {
+        let check = loaded.check
+        if app.apply(check, assets: loaded.assets, now: MonotonicClock.now()) {
             input.configure(app.config.input)
             Log.info("config reloaded (\(reason))")
         } else {

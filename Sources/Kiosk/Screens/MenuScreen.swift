@@ -30,36 +30,29 @@ public protocol MenuScreen: AnyObject {
     func draw(on canvas: Canvas, full: Bool) -> PixelRect
 }
 
-/// What every screen shares: the theme, its font (loaded once) and decoded icons, and the
-/// drawing of the parts common to all styles (background, title, back button).
+/// What every screen shares: the theme, its font and decoded icons (loaded before the screens are
+/// built, see `LoadedAssets`), and the drawing of the parts common to all styles (background,
+/// title, back button).
 public final class ScreenResources {
     public let theme: ThemeConfig
-    public let font: Font
     public let width: Int
     public let height: Int
-    private var icons: [String: PixelBuffer?] = [:]
+    /// The font and every image the config names, already decoded: drawing never reads a file.
+    public let assets: LoadedAssets
 
-    public init(theme: ThemeConfig, width: Int, height: Int) throws(RasterError) {
+    public init(theme: ThemeConfig, assets: LoadedAssets, width: Int, height: Int) {
         self.theme = theme
-        font = try Font(path: theme.font)
+        self.assets = assets
         self.width = width
         self.height = height
     }
 
+    public var font: Font { assets.font }
+
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
 
-    /// The decoded icon at `path`, or nil (logged once) when it cannot be read.
-    public func icon(_ path: String) -> PixelBuffer? {
-        if let cached = icons[path] { return cached }
-        var image: PixelBuffer?
-        do {
-            image = try PNGCodec.read(path: path)
-        } catch {
-            Log.warning("icon \(path): \(error)")
-        }
-        icons[path] = image
-        return image
-    }
+    /// The decoded icon at `path`, or nil when it could not be decoded (logged when it was loaded).
+    public func icon(_ path: String) -> PixelBuffer? { assets.image(path) }
 
     /// Title bar height: the title text plus a margin, at least the back button.
     public var headerHeight: Double { (theme.titleSize * Double(height) * 1.6).rounded() }

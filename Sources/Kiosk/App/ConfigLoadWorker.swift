@@ -1,0 +1,204 @@
+import CLinux
+import Glibc
+import Synchronization
+
+/// Loads one config file again and again on a thread of its own, so that the event loop never
+/// waits for a reload: reading, parsing and validating the file, loading the font and decoding the
+/// images all happen there (`LoadedConfig.load`), while the loop goes on drawing, reading input
+/// and pinging the watchdog. The loop learns of a finished load through a descriptor it watches
+/// (an eventfd) and gets the result on its own thread.
+///
+/// Superseding: each `request()` takes the next number; only a result for the newest number is
+/// ever delivered. A load whose number is no longer the newest stops before its next image and is
+/// thrown away, and the thread starts on the newest. At most one load runs at a time.
+///
+/// Usable by any owner of an `EventLoop`: `attach(to:_:)` once, then `request()` whenever the
+/// file may have changed.
+public final class ConfigLoadWorker {
+    private let shared: WorkerShared
+
+    /// Starts the thread, which sleeps until the first `request()`. Every signal is blocked in it,
+    /// so that signals keep going to the loop's signalfd.
+    public init(path: String, displayName: String? = nil, searchPath: String? = nil) throws(SystemError) {
+        shared = try WorkerShared()
+        let job = WorkerThread(shared: shared, checker: ConfigReader(path: path, displayName: displayName, searchPath: searchPath))
+        try job.start()
+    }
+
+    /// The thread ends after the load it is running, if any, without being waited for; a result
+    /// it finishes is never delivered.
+    deinit { shared.stop() }
+
+    /// Watches the completion descriptor on `loop`; `deliver` runs on the loop's thread with each
+    /// result that answers the newest request.
+    public func attach(to loop: EventLoop, _ deliver: @escaping (LoadedConfig) -> Void) throws(SystemError) {
+        try loop.watch(shared.resultReady) { [unowned self] in
+            if let result = self.takeResult() { deliver(result) }
+        }
+    }
+
+    /// Readable when a result may be waiting (`takeResult()` clears it): for an owner that waits
+    /// on it itself; `attach(to:_:)` watches it on an `EventLoop`.
+    public var completionDescriptor: Int32 { shared.resultReady }
+
+    /// Asks for the file to be loaded again, superseding any request not yet delivered (a result
+    /// finished for it and not yet taken is dropped now, so that at most one config's assets wait
+    /// besides the running one's). Returns the request's number (numbers grow from 1).
+    @discardableResult
+    public func request() -> UInt64 {
+        let number = shared.state.withLock { state in
+            state.requested += 1
+            state.finished = nil
+            return state.requested
+        }
+        shared.signal(shared.wakeWorker)
+        return number
+    }
+
+    /// True from a request until the result for the newest request has been delivered.
+    public var isLoading: Bool { shared.state.withLock { $0.delivered != $0.requested } }
+
+    /// The finished result of the newest request, if there is one. Clears the completion
+    /// descriptor's readiness. `attach` calls it when the descriptor is readable.
+    public func takeResult() -> LoadedConfig? {
+        var count: UInt64 = 0
+        _ = withUnsafeMutableBytes(of: &count) { Glibc.read(shared.resultReady, $0.baseAddress, $0.count) }
+        let handover = shared.state.withLock { state -> ResultHandover? in
+            guard let finished = state.finished else { return nil }
+            state.finished = nil
+            state.delivered = finished.result.request
+            return finished
+        }
+        return handover?.result
+    }
+}
+
+/// A finished load on its way from the worker thread to the loop's thread.
+///
+/// `@unchecked Sendable`: `LoadedConfig` holds a `Font` and `PixelBuffer`s, which are not
+/// thread-safe. They are made on the worker thread, which keeps no reference once it has stored
+/// the handover under the lock; from then on only the thread that takes it out uses them.
+private final class ResultHandover: @unchecked Sendable {
+    let result: LoadedConfig
+    init(_ result: LoadedConfig) { self.result = result }
+}
+
+/// What the owner and the worker thread share: the request numbers and the finished result behind
+/// one lock, and two eventfds (the worker sleeps on one, the loop watches the other). Closed when
+/// both sides are gone.
+private final class WorkerShared: Sendable {
+    struct State {
+        /// The newest request's number.
+        var requested: UInt64 = 0
+        /// The request the thread last started on.
+        var started: UInt64 = 0
+        /// The newest request whose result the loop has taken.
+        var delivered: UInt64 = 0
+        /// Only ever the newest request's result: the thread stores one only while its request is
+        /// the newest, and `request()` drops it when a newer one comes.
+        var finished: ResultHandover?
+        var stopping = false
+    }
+
+    let state = Mutex(State())
+    /// Blocking: the worker thread sleeps reading it.
+    let wakeWorker: Int32
+    /// Non-blocking: the event loop watches it.
+    let resultReady: Int32
+
+    init() throws(SystemError) {
+        wakeWorker = try retryingInterrupts("eventfd") { eventfd(0, Int32(EFD_CLOEXEC)) }
+        do {
+            resultReady = try retryingInterrupts("eventfd") { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
+        } catch {
+            close(wakeWorker)
+            throw error
+        }
+    }
+
+    deinit {
+        close(wakeWorker)
+        close(resultReady)
+    }
+
+    func signal(_ fd: Int32) {
+        var one: UInt64 = 1
+        _ = withUnsafeBytes(of: &one) { Glibc.write(fd, $0.baseAddress, $0.count) }
+    }
+
+    func stop() {
+        state.withLock { $0.stopping = true }
+        signal(wakeWorker)
+    }
+
+    /// True when `request` is no longer worth finishing.
+    func isSuperseded(_ request: UInt64) -> Bool {
+        state.withLock { $0.stopping || $0.requested != request }
+    }
+}
+
+/// The worker thread's side: its own `ConfigReader` (whose parse cache only this thread touches).
+///
+/// `@unchecked Sendable`: it is handed to the new thread once, at `pthread_create`, and only that
+/// thread uses the checker afterwards; `shared` is Sendable.
+private final class WorkerThread: @unchecked Sendable {
+    let shared: WorkerShared
+    let checker: ConfigReader
+
+    init(shared: WorkerShared, checker: ConfigReader) {
+        self.shared = shared
+        self.checker = checker
+    }
+
+    /// Creates the thread with every signal blocked (it inherits the mask) and detaches it.
+    func start() throws(SystemError) {
+        var all = sigset_t(), previous = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_SETMASK, &all, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        let context = Unmanaged.passRetained(self)
+        var thread = pthread_t()
+        let err = pthread_create(&thread, nil, { raw in
+            Unmanaged<WorkerThread>.fromOpaque(raw!).takeRetainedValue().run()
+            return nil
+        }, context.toOpaque())
+        guard err == 0 else {
+            context.release()
+            throw SystemError("pthread_create", errno: err)
+        }
+        pthread_detach(thread)
+    }
+
+    private func run() {
+        while waitForWork() {
+            while let request = nextRequest() {
+                let result = LoadedConfig.load(using: checker, request: request) { shared.isSuperseded(request) }
+                let handover = ResultHandover(result)
+                let publish = shared.state.withLock { state in
+                    guard !state.stopping, state.requested == request else { return false }
+                    state.finished = handover
+                    return true
+                }
+                if publish { shared.signal(shared.resultReady) }
+            }
+        }
+    }
+
+    /// Sleeps until woken; false when the owner is gone.
+    private func waitForWork() -> Bool {
+        var count: UInt64 = 0
+        _ = withUnsafeMutableBytes(of: &count) { raw in
+            try? retryingInterrupts("read(eventfd)") { Glibc.read(shared.wakeWorker, raw.baseAddress, raw.count) }
+        }
+        return !shared.state.withLock { $0.stopping }
+    }
+
+    /// The newest request if the thread has not started on it yet.
+    private func nextRequest() -> UInt64? {
+        shared.state.withLock { state -> UInt64? in
+            guard !state.stopping, state.requested > state.started else { return nil }
+            state.started = state.requested
+            return state.requested
+        }
+    }
+}

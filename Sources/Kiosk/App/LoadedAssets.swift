@@ -1,0 +1,73 @@
+import Raster
+
+/// What a config's screens draw with, loaded before the screens are built: the theme's font and
+/// every image the config names, decoded. Loading it is the slow part of a reload, so on reloads
+/// it is done off the event loop (`ConfigLoadWorker`), and the screens never read a file while
+/// drawing. Not thread-safe (a `Font` fills its glyph cache as it draws): one thread at a time.
+public struct LoadedAssets {
+    public let font: Font
+    /// Decoded images by the absolute path the config gives. A path that could not be decoded is
+    /// absent and drawn without; its reason is in `problems`.
+    public let images: [String: PixelBuffer]
+    /// One line per image left out, for the log.
+    public let problems: [String]
+
+    /// The images one config names, each counted once, may have at most this many pixels together
+    /// (64 MiB decoded; one image is at most `PNGCodec.maximumPixels`, 16 MiB). `kiosk check-config`
+    /// refuses a config beyond it from the images' headers, before decoding them.
+    public static let maximumTotalPixels = 16 * 1024 * 1024
+
+    public init(font: Font, images: [String: PixelBuffer] = [:], problems: [String] = []) {
+        self.font = font
+        self.images = images
+        self.problems = problems
+    }
+
+    /// The decoded image at `path`, or nil when it could not be decoded or the config does not name it.
+    public func image(_ path: String) -> PixelBuffer? { images[path] }
+
+    /// Loads the font at `fontPath` (a failure is an error: nothing can be drawn without it) and
+    /// decodes `imagePaths` (a failure leaves that image out). `shouldStop` is asked before each
+    /// image; once it says yes, the rest are skipped and the result is incomplete, for a caller
+    /// who will throw it away (a newer file superseded it).
+    public static func load(fontPath: String, imagePaths: [String], shouldStop: () -> Bool = { false }) throws(RasterError) -> LoadedAssets {
+        let font = try Font(path: fontPath)
+        var images: [String: PixelBuffer] = [:]
+        var problems: [String] = []
+        for path in imagePaths where images[path] == nil {
+            if shouldStop() { break }
+            do {
+                images[path] = try PNGCodec.read(path: path)
+            } catch {
+                problems.append("image \(path) left out: \(error)")
+            }
+        }
+        return LoadedAssets(font: font, images: images, problems: problems)
+    }
+
+    /// `load(fontPath:imagePaths:)` for the theme's font and every image `config` names.
+    public static func load(for config: KioskConfig, shouldStop: () -> Bool = { false }) throws(RasterError) -> LoadedAssets {
+        try load(fontPath: config.theme.font, imagePaths: config.imagePaths, shouldStop: shouldStop)
+    }
+}
+
+extension KioskConfig {
+    /// Every image the screens can draw, each once, in the file's order: background tiles (only
+    /// where the pattern is "image") and item icons.
+    public var imagePaths: [String] {
+        var paths: [String] = []
+        var seen: Set<String> = []
+        func add(_ path: String?) {
+            if let path, seen.insert(path).inserted { paths.append(path) }
+        }
+        func addTile(_ background: BackgroundConfig) {
+            if background.pattern == .image { add(background.image) }
+        }
+        addTile(background)
+        for screen in screens {
+            addTile(screen.background)
+            for item in screen.items { add(item.icon) }
+        }
+        return paths
+    }
+}
