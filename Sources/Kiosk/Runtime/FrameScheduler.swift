@@ -28,8 +28,9 @@ public final class FrameScheduler: OutputDelegate {
     /// The scroll position in the frame in flight, and in the frame on screen (for screenshots).
     private var inFlightPosition = ScrollOffset.zero
     private(set) var shownPosition = ScrollOffset.zero
-    /// Input-to-screen latencies in seconds, by the kind of input.
-    private(set) var latencies: [String: [Double]] = [:]
+    /// Input-to-screen latencies, by the kind of input, and of all inputs together.
+    private var latencies: [String: LatencyRecord] = [:]
+    private var allLatencies = LatencyRecord()
 
     init(source: FrameSource, output: Output) throws {
         self.source = source
@@ -88,7 +89,8 @@ public final class FrameScheduler: OutputDelegate {
     public func outputPresented() {
         shown += 1
         if let input = inFlightInput, let at = output.lastPresentedTime {
-            latencies[input.kind, default: []].append(at - input.time)
+            latencies[input.kind, default: LatencyRecord()].add(at - input.time)
+            allLatencies.add(at - input.time)
         }
         inFlightInput = nil
         shownPosition = inFlightPosition
@@ -103,18 +105,31 @@ public final class FrameScheduler: OutputDelegate {
 
     /// One line per kind of input: median, 99th percentile and worst input-to-screen latency.
     var latencySummary: [String] {
-        var lines: [String] = []
-        let all = latencies.values.flatMap { $0 }
-        if !all.isEmpty { lines.append("input-to-flip latency over \(Self.summary(all))") }
-        for (kind, values) in latencies.sorted(by: { $0.key < $1.key }) {
-            lines.append("input-to-flip latency (\(kind)) over \(Self.summary(values))")
+        guard let all = allLatencies.summary else { return [] }
+        return ["input-to-flip latency over \(all)"] + latencies.sorted { $0.key < $1.key }.compactMap { kind, record in
+            record.summary.map { "input-to-flip latency (\(kind)) over \($0)" }
         }
-        return lines
+    }
+}
+
+/// Latencies counted for ever but kept for the figures only for the newest `capacity`: a kiosk
+/// turned for years must not keep every sample it ever measured.
+struct LatencyRecord {
+    static let capacity = 4096
+    private(set) var count = 0
+    private var newest: [Double] = []
+
+    mutating func add(_ seconds: Double) {
+        if newest.count < Self.capacity { newest.append(seconds) } else { newest[count % Self.capacity] = seconds }
+        count += 1
     }
 
-    private static func summary(_ values: [Double]) -> String {
-        let sorted = values.sorted()
+    /// "N inputs: median …, p99 …, max …" (over the newest samples kept), or nil before the first.
+    var summary: String? {
+        guard !newest.isEmpty else { return nil }
+        let sorted = newest.sorted()
         let median = sorted[sorted.count / 2], p99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
-        return "\(sorted.count) inputs: median \((median * 1000).formatted2) ms, p99 \((p99 * 1000).formatted2) ms, max \((sorted.last! * 1000).formatted2) ms"
+        let kept = count > newest.count ? " (figures over the newest \(newest.count))" : ""
+        return "\(count) inputs: median \((median * 1000).formatted2) ms, p99 \((p99 * 1000).formatted2) ms, max \((sorted.last! * 1000).formatted2) ms\(kept)"
     }
 }
