@@ -275,12 +275,18 @@ private struct ValidationRun {
 
     /// Why `path` is not a readable regular file, or nil.
     private func fileProblem(_ path: String) -> String? {
+        regularFileProblem(path, access: R_OK) { "is not readable: \(String(cString: strerror($0)))" }
+    }
+
+    /// Why `path` is not a regular file that `access(2)` allows `mode` on, or nil; `denied`
+    /// words a refusal from its errno.
+    private func regularFileProblem(_ path: String, access mode: Int32, denied: (Int32) -> String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else {
             return errno == ENOENT ? "\"\(path)\" does not exist" : "\"\(path)\": \(String(cString: strerror(errno)))"
         }
         guard info.st_mode & S_IFMT == S_IFREG else { return "\"\(path)\" is not a regular file" }
-        guard access(path, R_OK) == 0 else { return "\"\(path)\" is not readable: \(String(cString: strerror(errno)))" }
+        guard access(path, mode) == 0 else { return "\"\(path)\" \(denied(errno))" }
         return nil
     }
 
@@ -299,12 +305,6 @@ private struct ValidationRun {
 
     /// Why `path` cannot be executed, or nil.
     private func executableProblem(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            return errno == ENOENT ? "\"\(path)\" does not exist" : "\"\(path)\": \(String(cString: strerror(errno)))"
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else { return "\"\(path)\" is not a regular file" }
-        guard access(path, X_OK) == 0 else { return "\"\(path)\" is not executable" }
-        return nil
+        regularFileProblem(path, access: X_OK) { _ in "is not executable" }
     }
 }
