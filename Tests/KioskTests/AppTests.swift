@@ -374,3 +374,53 @@ extension AppTests {
         try goldens.expectMatches(frame, "arc-bottom-tiles-800x480")
     }
 }
+
+extension AppTests {
+    /// Half a detent turned on one screen does not count on the next: the runtime resets the knob
+    /// when another screen is shown (through real device events and the input pipeline).
+    @Test func partialKnobMotionStaysWithItsScreen() throws {
+        let sandbox = Sandbox()
+        let (app, _) = try Self.makeApp(sandbox)
+        let (runtime, output) = try Self.runtime(app)
+        try Self.turn(runtime) { output.presentedFrames > 0 }
+        let now = { MonotonicClock.now() }
+        runtime.deliver(.wheel(v120: 59, time: now()))  // short of the middle between two rests
+        runtime.deliver(.key(code: KeyCode.enter, pressed: true, time: now()))
+        try Self.turn(runtime) { app.screenNames == ["main", "more"] }
+        #expect(app.screenNames == ["main", "more"])
+        runtime.deliver(.wheel(v120: 59, time: now()))  // with the first 59 it would pass the middle
+        try Self.turn(runtime) { !app.needsFrame && !app.isAnimating }
+        #expect(app.currentScreen.selectedIndex == 0, "the old screen's half detent moved the new one")
+        runtime.deliver(.wheel(v120: 2, time: now()))  // now past the middle: one item
+        try Self.turn(runtime) { app.currentScreen.selectedIndex == 1 }
+        #expect(app.currentScreen.selectedIndex == 1)
+    }
+}
+
+/// Outputs report a presented frame from the loop, never from inside `present`: the runtime
+/// must not be re-entered while it hands a frame over.
+@Suite struct OutputContractTests {
+    final class Spy: OutputDelegate {
+        var presented = 0, fullFrames = 0
+        func outputPresented() { presented += 1 }
+        func outputNeedsFullFrame() { fullFrames += 1 }
+    }
+
+    @Test func headlessCompletionComesFromTheLoop() throws {
+        let output = try HeadlessOutput(panelWidth: 64, panelHeight: 48, rotation: .quarter)
+        let loop = try EventLoop()
+        let spy = Spy()
+        try output.attach(to: loop, delegate: spy)
+        let frame = try PixelBuffer(width: output.logicalWidth, height: output.logicalHeight)
+        #expect((frame.width, frame.height) == (48, 64))
+        #expect(output.present(frame, damage: [frame.bounds]))
+        #expect(spy.presented == 0, "completion reported from inside present")
+        #expect(!output.isReady && !output.present(frame, damage: [frame.bounds]), "a second frame taken while one is in flight")
+        try loop.runOnce(timeout: 1)
+        #expect(spy.presented == 1 && output.isReady)
+        output.handOver()
+        #expect(!output.isReady && !output.present(frame, damage: [frame.bounds]))
+        output.takeBack()
+        #expect(spy.fullFrames == 1 && output.isReady)
+    }
+}
