@@ -69,14 +69,14 @@ public func renderScreen(_ config: KioskConfig, name: String, width: Int, height
     try renderHeadless(shown, width: width, height: height, rotation: rotation, to: path)
 }
 
-/// One frame of `config`'s home screen through a headless output, written as a PNG. `prepare`
-/// may move the app first (a scroll position); the frame shows the state after one `advance`.
+/// One frame of `config`'s home screen at rest through a headless output, written as a PNG.
+/// `prepare` may move the app first (a scroll position). Nothing advances: a screen is drawn as
+/// it stands, and no time passes that could report or change anything.
 func renderHeadless(_ config: KioskConfig, width: Int, height: Int, rotation: DisplayRotation, to path: String,
                     prepare: (KioskApp) -> Void = { _ in }) throws {
     let output = try HeadlessOutput(panelWidth: width, panelHeight: height, rotation: rotation)
     let app = try KioskApp(config: config, width: output.logicalWidth, height: output.logicalHeight, now: 0)
     prepare(app)
-    _ = app.advance(now: 0)
     let frame = try PixelBuffer(width: output.logicalWidth, height: output.logicalHeight)
     output.present(frame, damage: app.draw(on: Canvas(frame), full: true))
     try output.writeScreenshot(to: path)
