@@ -3,11 +3,13 @@ import Geometry
 import LayoutCore
 import Raster
 
-/// One runtime drives the kiosk app (`FrameSource`) on one `Output`, one thread, one epoll
-/// loop. Single-purpose owners do the work: `FrameScheduler` (frames and presentation),
+/// One runtime drives the kiosk app (`FrameSource`) on one `Output`, from one epoll loop on one
+/// thread (config loads alone run on the `ConfigLoadWorker`'s thread and come back through the
+/// loop). Single-purpose owners do the work: `FrameScheduler` (frames and presentation),
 /// `InputPipeline` (devices to menu input), `ChildProcesses` (programs and exec handover),
-/// `ConfigService` (watching the config file; absent for built-in configs), plus the status
-/// file, screenshots and the systemd watchdog here. When nothing moves, the process sleeps.
+/// `ConfigService` (watching and loading the config file; absent for built-in configs), plus
+/// the status file, screenshots and the systemd watchdog here. When nothing moves, the process
+/// sleeps.
 public final class Runtime {
     public struct Options: Sendable {
         /// Stop by itself after this many frames reached the screen (tests).
