@@ -1,4 +1,3 @@
-import CLinux
 import Glibc
 import Synchronization
 
@@ -32,14 +31,14 @@ public final class ConfigLoadWorker {
     /// Watches the completion descriptor on `loop`; `deliver` runs on the loop's thread with each
     /// result that answers the newest request.
     public func attach(to loop: EventLoop, _ deliver: @escaping (LoadedConfig) -> Void) throws(SystemError) {
-        try loop.watch(shared.resultReady) { [unowned self] in
+        try loop.watch(shared.resultReady.descriptor.rawValue) { [unowned self] in
             if let result = self.takeResult() { deliver(result) }
         }
     }
 
     /// Readable when a result may be waiting (`takeResult()` clears it): for an owner that waits
     /// on it itself; `attach(to:_:)` watches it on an `EventLoop`.
-    public var completionDescriptor: Int32 { shared.resultReady }
+    public var completionDescriptor: Int32 { shared.resultReady.descriptor.rawValue }
 
     /// Asks for the file to be loaded again, superseding any request not yet delivered (a result
     /// finished for it and not yet taken is dropped now, so that at most one config's assets wait
@@ -51,7 +50,7 @@ public final class ConfigLoadWorker {
             state.finished = nil
             return state.requested
         }
-        shared.signal(shared.wakeWorker)
+        shared.wakeWorker.signal()
         return number
     }
 
@@ -61,8 +60,7 @@ public final class ConfigLoadWorker {
     /// The finished result of the newest request, if there is one. Clears the completion
     /// descriptor's readiness. `attach` calls it when the descriptor is readable.
     public func takeResult() -> LoadedConfig? {
-        var count: UInt64 = 0
-        _ = withUnsafeMutableBytes(of: &count) { Glibc.read(shared.resultReady, $0.baseAddress, $0.count) }
+        shared.resultReady.acknowledge()
         let handover = shared.state.withLock { state -> ResultHandover? in
             guard let finished = state.finished else { return nil }
             state.finished = nil
@@ -84,8 +82,8 @@ private final class ResultHandover: @unchecked Sendable {
 }
 
 /// What the owner and the worker thread share: the request numbers and the finished result behind
-/// one lock, and two eventfds (the worker sleeps on one, the loop watches the other). Closed when
-/// both sides are gone.
+/// one lock, and two eventfds (the worker sleeps on one, the loop watches the other), closed
+/// when both sides are gone.
 private final class WorkerShared: Sendable {
     struct State {
         /// The newest request's number.
@@ -101,34 +99,19 @@ private final class WorkerShared: Sendable {
     }
 
     let state = Mutex(State())
-    /// Blocking: the worker thread sleeps reading it.
-    let wakeWorker: Int32
+    /// Blocking: the worker thread sleeps acknowledging it.
+    let wakeWorker: WakeSource
     /// Non-blocking: the event loop watches it.
-    let resultReady: Int32
+    let resultReady: WakeSource
 
     init() throws(SystemError) {
-        wakeWorker = try retryingInterrupts("eventfd") { eventfd(0, Int32(EFD_CLOEXEC)) }
-        do {
-            resultReady = try retryingInterrupts("eventfd") { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
-        } catch {
-            close(wakeWorker)
-            throw error
-        }
-    }
-
-    deinit {
-        close(wakeWorker)
-        close(resultReady)
-    }
-
-    func signal(_ fd: Int32) {
-        var one: UInt64 = 1
-        _ = withUnsafeBytes(of: &one) { Glibc.write(fd, $0.baseAddress, $0.count) }
+        wakeWorker = try WakeSource(blocking: true)
+        resultReady = try WakeSource()
     }
 
     func stop() {
         state.withLock { $0.stopping = true }
-        signal(wakeWorker)
+        wakeWorker.signal()
     }
 
     /// True when `request` is no longer worth finishing.
@@ -179,17 +162,14 @@ private final class WorkerThread: @unchecked Sendable {
                     state.finished = handover
                     return true
                 }
-                if publish { shared.signal(shared.resultReady) }
+                if publish { shared.resultReady.signal() }
             }
         }
     }
 
     /// Sleeps until woken; false when the owner is gone.
     private func waitForWork() -> Bool {
-        var count: UInt64 = 0
-        _ = withUnsafeMutableBytes(of: &count) { raw in
-            try? retryingInterrupts("read(eventfd)") { Glibc.read(shared.wakeWorker, raw.baseAddress, raw.count) }
-        }
+        shared.wakeWorker.acknowledge()
         return !shared.state.withLock { $0.stopping }
     }
 

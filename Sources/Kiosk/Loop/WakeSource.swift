@@ -1,13 +1,19 @@
 import CLinux
 import Glibc
 
-/// Wakes the event loop from inside the program (an eventfd): a request made while handling one
-/// event is carried out as the loop's next event, never from inside the code that made it.
-public final class WakeSource {
+/// Wakes a waiting side from inside the program (an eventfd): the event loop, for a request made
+/// while handling one event, carried out as the loop's next event and never from inside the code
+/// that made it; or a thread blocked in `acknowledge()` (the config load worker).
+///
+/// Sendable: the descriptor never changes, and an eventfd's reads and writes are atomic.
+public final class WakeSource: Sendable {
     public let descriptor: OwnedDescriptor
 
-    public init() throws(SystemError) {
-        let fd = try retryingInterrupts("eventfd") { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
+    /// `blocking`: `acknowledge()` sleeps until the next `signal()`; otherwise it returns at once
+    /// (the loop acknowledges only when epoll said the descriptor is readable).
+    public init(blocking: Bool = false) throws(SystemError) {
+        let flags = EFD_CLOEXEC | (blocking ? 0 : EFD_NONBLOCK)
+        let fd = try retryingInterrupts("eventfd") { eventfd(0, Int32(flags)) }
         descriptor = OwnedDescriptor(taking: fd)
     }
 
@@ -17,6 +23,7 @@ public final class WakeSource {
         _ = withUnsafeBytes(of: &one) { Glibc.write(descriptor.rawValue, $0.baseAddress, 8) }
     }
 
+    /// Clears the signals so far (blocking: waits for one first).
     public func acknowledge() {
         var count: UInt64 = 0
         _ = withUnsafeMutableBytes(of: &count) { try? descriptor.read(into: $0) }

@@ -1,7 +1,8 @@
 import Glibc
 
-/// An open file descriptor with one owner, closed when the owner goes away.
-public final class OwnedDescriptor {
+/// An open file descriptor with one owner, closed when the owner goes away. Sendable: the
+/// number never changes; what may be done with it from two threads is the owner's to say.
+public final class OwnedDescriptor: Sendable {
     public let rawValue: Int32
 
     public init(taking fd: Int32) { self.rawValue = fd }
