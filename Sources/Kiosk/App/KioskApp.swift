@@ -177,21 +177,22 @@ public final class KioskApp: FrameSource {
             goBack()
             lastAction = (item.label, "back", "ok")
         case .exec(let command):
-            lastAction = (item.label, "exec", "started")
-            effects.append(.exec(command, label: item.label))
+            ask(.exec(command, label: item.label), for: item, "started")
         case .spawn(let command):
-            lastAction = (item.label, "spawn", "started")
-            effects.append(.spawn(command, label: item.label))
+            ask(.spawn(command, label: item.label), for: item, "started")
         case .reload:
-            lastAction = (item.label, "reload", "requested")
-            effects.append(.reload)
+            ask(.reload, for: item, "requested")
         case .poweroff:
-            lastAction = (item.label, "poweroff", "requested")
-            effects.append(.poweroff)
+            ask(.poweroff, for: item, "requested")
         case .reboot:
-            lastAction = (item.label, "reboot", "requested")
-            effects.append(.reboot)
+            ask(.reboot, for: item, "requested")
         }
+    }
+
+    /// Asks the runtime for `effect` on behalf of `item`; the status says so until it ends.
+    private func ask(_ effect: Effect, for item: MenuItem, _ result: String) {
+        lastAction = (item.label, item.action.kind, result)
+        effects.append(effect)
     }
 
     private func goBack() {

@@ -11,7 +11,7 @@ public final class ConfigService {
     /// Why the load under way was asked for, for the log line when it is applied.
     private var pendingReason: String?
     /// Told when a load starts (systemd hears RELOADING=1) and when its result is ready.
-    var loading: (_ reason: String) -> Void = { _ in }
+    var loading: () -> Void = {}
     var apply: (_ loaded: LoadedConfig, _ reason: String) -> Void = { _, _ in }
 
     public init(path: String) throws(SystemError) {
@@ -48,7 +48,7 @@ public final class ConfigService {
     func reload(reason: String) {
         Log.info("loading \(path) (\(reason))")
         pendingReason = reason
-        loading(reason)
+        loading()
         worker.request()
     }
 }

@@ -120,7 +120,7 @@ public final class Runtime {
             inputStartTimer.arm(after: Self.inputStartDeadline)
         }
         if let config {
-            config.loading = { [unowned self] _ in self.notifier.reloading() }
+            config.loading = { [unowned self] in self.notifier.reloading() }
             config.apply = { [unowned self] loaded, reason in self.apply(loaded, reason: reason) }
             try config.attach(to: loop)
         }
@@ -147,13 +147,16 @@ public final class Runtime {
             screenChangesSeen = app.screenChanges
             input.screenChanged()
         }
+        // Not while a program has the display, even if the display came back meanwhile (a
+        // hotplug while it runs): the output is not handed over in every state.
         if !children.hasDisplayOwner { frames.drawIfDue() }
         if let due = app.nextDeadline { deadlineTimer.arm(after: due - now) } else { deadlineTimer.disarm() }
         if app.statusChanged { writeStatus() }
     }
 
+    /// Input that meant something to the menu (none arrives while an `exec` program has the
+    /// input: the pipeline is suspended then).
     private func received(_ inputs: [MenuInput], from event: RawInputEvent) {
-        guard !children.hasDisplayOwner else { return }  // the program has the input
         let now = MonotonicClock.now()
         for i in inputs { app.handle(i, now: now) }
         frames.noteInput(time: event.time, kind: event.kind)

@@ -25,3 +25,16 @@ public final class OwnedDescriptor: Sendable {
     }
 
 }
+
+/// Writes `text` to `path` (truncating), with a clear error.
+public func writeFile(_ path: String, _ text: String) throws(SystemError) {
+    let fd = try OwnedDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+    let bytes = Array(text.utf8)
+    var done = 0
+    while done < bytes.count {
+        let n = try retryingInterrupts("write \(path)") {
+            bytes.withUnsafeBytes { Glibc.write(fd.rawValue, $0.baseAddress! + done, $0.count - done) }
+        }
+        done += n
+    }
+}
