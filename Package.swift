@@ -28,6 +28,20 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        // HarfBuzz (shaping), FriBidi (bidi ordering), fontconfig (font lookup and fallback).
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
+        // Text in every language: fonts and their fallbacks, shaping, bidi, glyph caches, drawing on a Canvas.
+        .target(
+            name: "Text",
+            dependencies: ["Geometry", "Raster", "CFreeType", "CHarfBuzz", "CFriBidi", "CFontconfig"]
+        ),
+        .testTarget(
+            name: "TextTests",
+            dependencies: ["Text", "Raster", "Geometry", "TestSupport"],
+            exclude: ["Golden"]
+        ),
         // A vector multiply-high (one instruction) that Swift's SIMD types cannot spell.
         .systemLibrary(name: "CSIMDBuiltins"),
         // Plain geometry both sides share: points, sizes, rectangles (continuous and whole-pixel),
@@ -50,13 +64,13 @@ let package = Package(
         ),
         .testTarget(
             name: "RasterTests",
-            dependencies: ["Raster", "Geometry", "ReferenceScene", "TestSupport"],
+            dependencies: ["Raster", "Text", "Geometry", "ReferenceScene", "TestSupport"],
             exclude: ["Golden", "Fixtures"]
         ),
         // Reference scene S1 (DESIGN.md §5): a fixture for the golden tests and benchmarks, not in any product.
         .target(
             name: "ReferenceScene",
-            dependencies: ["Geometry", "Raster", .product(name: "RealModule", package: "swift-numerics")]
+            dependencies: ["Geometry", "Raster", "Text", .product(name: "RealModule", package: "swift-numerics")]
         ),
         // libdrm, and libinput with libudev: module maps and one shim header each.
         .systemLibrary(
@@ -76,7 +90,7 @@ let package = Package(
         // The program's logic: config, display output, input and key codes, event loop, screens. Tested without a device.
         .target(
             name: "Kiosk",
-            dependencies: ["Geometry", "LayoutCore", "Raster", "CDRM", "CInput", "CLinux", "CStreamingStores", "TOML"]
+            dependencies: ["Geometry", "LayoutCore", "Raster", "Text", "CDRM", "CInput", "CLinux", "CStreamingStores", "TOML"]
         ),
         // A TOML 1.0 parser whose values carry their source positions: pure Swift, no Foundation, no C.
         .target(name: "TOML"),
@@ -86,7 +100,7 @@ let package = Package(
         // The `kiosk` executable: argument parsing only.
         .executableTarget(
             name: "KioskCLI",
-            dependencies: ["Kiosk", "Geometry", "LayoutCore", "Raster", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Kiosk", "Geometry", "LayoutCore", "Raster", "Text", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/kiosk"
         ),
         // SDL2 for the desktop preview only (the device binary never links it): module map and shim header.
@@ -98,11 +112,11 @@ let package = Package(
         // `kiosk-preview`: the same runtime, screens and reload on a desktop window (SDL2, X11 or Wayland).
         .executableTarget(
             name: "kiosk-preview",
-            dependencies: ["Kiosk", "Geometry", "Raster", "CSDL2", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Kiosk", "Geometry", "Raster", "Text", "CSDL2", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "KioskTests",
-            dependencies: ["Kiosk", "Geometry", "LayoutCore", "Raster", "TOML", "TestSupport"],
+            dependencies: ["Kiosk", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "TestSupport"],
             exclude: ["Golden", "ConfigFixtures"]
         ),
         // Shared by the test targets only (never by a product): golden-image comparison, a seeded RNG.
@@ -124,7 +138,7 @@ let package = Package(
         // Benchmarks print figures; they are never part of the tests.
         .executableTarget(
             name: "kiosk-bench",
-            dependencies: ["Geometry", "LayoutCore", "Raster", "ReferenceScene", "Kiosk"]
+            dependencies: ["Geometry", "LayoutCore", "Raster", "Text", "ReferenceScene", "Kiosk"]
         ),
         .testTarget(
             name: "LayoutCoreTests",

@@ -9,6 +9,8 @@ public enum RasterError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An image whose header gives a size beyond what is decoded (`limit` on either side); refused
     /// before any pixel is decoded. `name` is the file's path.
     case imageTooLarge(name: String, width: Int, height: Int, limit: Int)
+    /// A font named by family that fontconfig cannot provide.
+    case fontNotFound(name: String, message: String)
 
     public var description: String {
         switch self {
@@ -17,6 +19,7 @@ public enum RasterError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .png(call, message): return "\(call) failed: \(message)"
         case let .imageTooLarge(name, width, height, limit):
             return "\(name): \(width)x\(height) is larger than the \(limit)x\(limit) the kiosk decodes; scale it down"
+        case let .fontNotFound(name, message): return "font \"\(name)\": \(message)"
         }
     }
 }

@@ -1,5 +1,6 @@
 import Geometry
 import Raster
+import Text
 import RealModule
 
 /// Reference scene S1 (DESIGN.md §5), shared by the golden tests and `kiosk-bench`: a pattern

@@ -1,4 +1,5 @@
 import Raster
+import Text
 import Testing
 import TOML
 @testable import Kiosk

@@ -1,5 +1,6 @@
 import Glibc
 import Raster
+import Text
 import Testing
 @testable import Kiosk
 

@@ -1,5 +1,6 @@
 import Geometry
 import Raster
+import Text
 import ReferenceScene
 import Testing
 

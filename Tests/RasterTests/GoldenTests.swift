@@ -1,6 +1,7 @@
 import Geometry
 import Glibc
 import Raster
+import Text
 import ReferenceScene
 import Testing
 

@@ -1,6 +1,7 @@
 import Geometry
 import LayoutCore
 import Raster
+import Text
 
 /// `kiosk demo`: reference scene S1's look (DESIGN.md §5) as a built-in config — twelve items on
 /// a wrapping right-edge arc over a black-on-white pattern — run by the same runtime as the kiosk,

@@ -1,6 +1,7 @@
 import Geometry
 import LayoutCore
 import Raster
+import Text
 
 /// The kiosk without devices: the config, the stack of screens, the banner, what was last done.
 /// Input and time go in; effects and frames come out (`FrameSource`). The runtime owns the

@@ -1,4 +1,5 @@
 import Raster
+import Text
 
 /// What a config's screens draw with, loaded before the screens are built: the theme's font and
 /// every image the config names, decoded. Loading it is the slow part of a reload, so on reloads

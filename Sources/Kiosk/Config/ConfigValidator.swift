@@ -1,5 +1,6 @@
 import Glibc
 import Raster
+import Text
 
 /// Checks a decoded config against everything the running kiosk would meet: fonts and images that
 /// load, commands that can start, screens that exist, values in their ranges. Collects every

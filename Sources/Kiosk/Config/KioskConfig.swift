@@ -1,6 +1,7 @@
 import Geometry
 import LayoutCore
 import Raster
+import Text
 
 /// The kiosk's configuration as decoded from one TOML file (DESIGN.md §3): typed values with every
 /// default filled in and every relative path already resolved against the file's directory.

@@ -1,6 +1,7 @@
 import Geometry
 import LayoutCore
 import Raster
+import Text
 
 /// A dial screen (DESIGN.md §1, seed 003): items stand around a full circle below the header;
 /// the dial turns under a finger or the knob and settles with one item at the pointer.

@@ -1,6 +1,7 @@
 import Geometry
 import LayoutCore
 import Raster
+import Text
 
 /// A grouped list screen (DESIGN.md §1, seed 004): section titles, then each section's rows in
 /// `style.columns` waterfall columns, corners rounded by each row's place in its column run.

@@ -1,6 +1,7 @@
 import Geometry
 import LayoutCore
 import Raster
+import Text
 
 /// One screen of the kiosk (arc, dial or list): its state between input and frames, and its
 /// drawing. Time is passed in; nothing here touches a device, so the whole screen can be

@@ -1,5 +1,6 @@
 import CFreeType
 import Geometry
+import Raster
 
 /// Owns one `FT_Library`; faces keep it alive for as long as they exist.
 final class FreeTypeLibrary {
@@ -15,67 +16,89 @@ final class FreeTypeLibrary {
     deinit { FT_Done_FreeType(handle) }
 }
 
-/// A glyph rendered by FreeType at one size: an 8-bit coverage bitmap and its placement.
+/// A glyph rendered by FreeType at one size: an 8-bit coverage bitmap, or for colour glyphs
+/// (emoji) premultiplied ARGB pixels already scaled to the size, and its placement.
 struct GlyphBitmap {
     let width: Int
     let height: Int
     /// Offset from the pen position to the bitmap's top-left pixel (y-down).
     let left: Int
     let top: Int
-    /// Hinted advance in pixels.
-    let advance: Double
+    /// Coverage, `width * height` bytes; empty for a colour glyph.
     let coverage: [UInt8]
+    /// The pixels of a colour glyph; nil for a coverage glyph.
+    let color: PixelBuffer?
 }
 
-/// A glyph's outline in font units (y-up) with its advance, for text drawn at any angle.
+/// A glyph's outline in font units (y-up), for text drawn at any angle.
 struct GlyphOutline {
     let path: Path
-    let advance: Double
 }
 
 /// Owns one `FT_Face` (and keeps its library alive). Not thread-safe: FreeType faces are not.
+///
+/// Two kinds of face are accepted: scalable outline fonts, and colour bitmap fonts (CBDT/sbix,
+/// such as Noto Color Emoji) whose fixed-size strikes are scaled to the text size.
 final class FreeTypeFace {
     let library: FreeTypeLibrary
     let handle: FT_Face
+    let path: String
+    /// Colour bitmaps at fixed sizes only (no outlines): glyphs are scaled from `strikePixels`.
+    let isColorBitmap: Bool
+    /// The pixel size of the bitmap strike in use (colour bitmap faces only).
+    private(set) var strikePixels: Double = 0
     private var currentSize64: Int = -1
 
-    init(path: String) throws(RasterError) {
+    init(path: String, index: Int = 0) throws(RasterError) {
         library = try FreeTypeLibrary()
         var face: FT_Face?
-        let err = FT_New_Face(library.handle, path, 0, &face)
+        let err = FT_New_Face(library.handle, path, FT_Long(index), &face)
         guard err == 0, let face else { throw .freeType(call: "FT_New_Face(\(path))", code: err, message: freeTypeMessage(err)) }
         handle = face
-        guard face.pointee.face_flags & FT_Long(FreeTypeFlags.faceScalable) != 0, face.pointee.units_per_EM > 0 else {
+        self.path = path
+        let flags = Int(face.pointee.face_flags)
+        let scalable = flags & FreeTypeFlags.faceScalable != 0 && face.pointee.units_per_EM > 0
+        let colorStrikes = flags & FreeTypeFlags.faceColor != 0 && face.pointee.num_fixed_sizes > 0
+        guard scalable || colorStrikes else {
             FT_Done_Face(face)
-            throw .freeType(call: "FT_New_Face(\(path))", code: 0, message: "not a scalable outline font")
+            throw .freeType(call: "FT_New_Face(\(path))", code: 0, message: "not a scalable outline font or a colour bitmap font")
+        }
+        isColorBitmap = !scalable
+        if isColorBitmap {
+            // The largest strike: scaling down looks better than scaling up.
+            var best = 0
+            for i in 0..<Int(face.pointee.num_fixed_sizes) where face.pointee.available_sizes[i].y_ppem > face.pointee.available_sizes[best].y_ppem {
+                best = i
+            }
+            let selectErr = FT_Select_Size(face, FT_Int(best))
+            guard selectErr == 0 else {
+                FT_Done_Face(face)
+                throw .freeType(call: "FT_Select_Size(\(path))", code: selectErr, message: freeTypeMessage(selectErr))
+            }
+            strikePixels = Double(face.pointee.available_sizes[best].y_ppem) / 64
         }
     }
 
     deinit { FT_Done_Face(handle) }
 
-    var unitsPerEM: Double { Double(handle.pointee.units_per_EM) }
+    /// Font units per em; a colour bitmap face without one counts its strike as the em.
+    var unitsPerEM: Double { handle.pointee.units_per_EM > 0 ? Double(handle.pointee.units_per_EM) : 2048 }
     var ascender: Double { Double(handle.pointee.ascender) }
     var descender: Double { Double(handle.pointee.descender) }
-    var hasKerning: Bool { handle.pointee.face_flags & FT_Long(FreeTypeFlags.faceKerning) != 0 }
+    var familyName: String { handle.pointee.family_name.map { String(cString: $0) } ?? "" }
 
     func glyphIndex(of scalar: Unicode.Scalar) -> UInt32 { UInt32(FT_Get_Char_Index(handle, FT_ULong(scalar.value))) }
 
-    /// Kerning between two glyphs in font units (0 when the font has no kerning table).
-    func kerningUnits(_ left: UInt32, _ right: UInt32) -> Double {
-        guard hasKerning, left != 0, right != 0 else { return 0 }
-        var v = FT_Vector()
-        guard FT_Get_Kerning(handle, left, right, FT_UInt(FT_KERNING_UNSCALED.rawValue), &v) == 0 else { return 0 }
-        return Double(v.x)
-    }
-
-    /// Renders one glyph at `size64` (pixel size in 26.6) into a coverage bitmap.
+    /// Renders one glyph at `size64` (pixel size in 26.6). Outline glyphs are hinted lightly
+    /// (vertically only), so that their shapes agree with HarfBuzz's unhinted advances.
     func renderGlyph(_ glyph: UInt32, size64: Int) throws(RasterError) -> GlyphBitmap {
+        if isColorBitmap { return try renderColorGlyph(glyph, pixels: Double(size64) / 64) }
         if size64 != currentSize64 {
             let err = FT_Set_Char_Size(handle, 0, FT_F26Dot6(size64), 72, 72)
             guard err == 0 else { throw .freeType(call: "FT_Set_Char_Size", code: err, message: freeTypeMessage(err)) }
             currentSize64 = size64
         }
-        var err = FT_Load_Glyph(handle, glyph, FT_Int32(FreeTypeFlags.loadDefault))
+        var err = FT_Load_Glyph(handle, glyph, FT_Int32(FreeTypeFlags.loadTargetLight))
         guard err == 0 else { throw .freeType(call: "FT_Load_Glyph", code: err, message: freeTypeMessage(err)) }
         let slot = handle.pointee.glyph!
         err = FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL)
@@ -90,11 +113,39 @@ final class FreeTypeFace {
             }
         }
         return GlyphBitmap(width: w, height: h, left: Int(slot.pointee.bitmap_left), top: -Int(slot.pointee.bitmap_top),
-                           advance: Double(slot.pointee.advance.x) / 64, coverage: coverage)
+                           coverage: coverage, color: nil)
     }
 
-    /// Loads one glyph's unscaled outline as a path in font units, y-up as the font stores it.
-    func outline(_ glyph: UInt32) throws(RasterError) -> GlyphOutline {
+    /// A colour glyph from the bitmap strike, box-filtered down (or scaled up) to `pixels` per em.
+    private func renderColorGlyph(_ glyph: UInt32, pixels: Double) throws(RasterError) -> GlyphBitmap {
+        let err = FT_Load_Glyph(handle, glyph, FT_Int32(FreeTypeFlags.loadColor))
+        guard err == 0 else { throw .freeType(call: "FT_Load_Glyph", code: err, message: freeTypeMessage(err)) }
+        let slot = handle.pointee.glyph!
+        let bitmap = slot.pointee.bitmap
+        let w = Int(bitmap.width), h = Int(bitmap.rows), pitch = Int(bitmap.pitch)
+        guard w > 0, h > 0, let src = bitmap.buffer, Int32(bitmap.pixel_mode) == Int32(FT_PIXEL_MODE_BGRA.rawValue) else {
+            return GlyphBitmap(width: 0, height: 0, left: 0, top: 0, coverage: [], color: nil)
+        }
+        let source = try PixelBuffer(width: w, height: h, format: .argb8888Premultiplied)
+        for y in 0..<h {
+            let row = pitch >= 0 ? src + y * pitch : src + (h - 1 - y) * (-pitch)
+            for x in 0..<w {
+                // FreeType's BGRA is premultiplied, bytes B, G, R, A: a little-endian 0xAARRGGBB.
+                let p = row + 4 * x
+                source.setPixel(x: x, y: y, UInt32(p[0]) | UInt32(p[1]) << 8 | UInt32(p[2]) << 16 | UInt32(p[3]) << 24)
+            }
+        }
+        let scale = strikePixels > 0 ? pixels / strikePixels : 1
+        let outW = Swift.max(1, Int((Double(w) * scale).rounded())), outH = Swift.max(1, Int((Double(h) * scale).rounded()))
+        let scaled = try source.boxScaled(width: outW, height: outH)
+        return GlyphBitmap(width: outW, height: outH, left: Int((Double(slot.pointee.bitmap_left) * scale).rounded()),
+                           top: -Int((Double(slot.pointee.bitmap_top) * scale).rounded()), coverage: [], color: scaled)
+    }
+
+    /// Loads one glyph's unscaled outline as a path in font units, y-up as the font stores it
+    /// (nil for a colour bitmap glyph, which has none).
+    func outline(_ glyph: UInt32) throws(RasterError) -> GlyphOutline? {
+        if isColorBitmap { return nil }
         let err = FT_Load_Glyph(handle, glyph, FT_Int32(FreeTypeFlags.loadNoScale))
         guard err == 0 else { throw .freeType(call: "FT_Load_Glyph", code: err, message: freeTypeMessage(err)) }
         let slot = handle.pointee.glyph!
@@ -116,7 +167,7 @@ final class FreeTypeFace {
         }
         guard decodeErr == 0 else { throw .freeType(call: "FT_Outline_Decompose", code: decodeErr, message: freeTypeMessage(decodeErr)) }
         sink.finish()
-        return GlyphOutline(path: sink.path, advance: Double(slot.pointee.advance.x))
+        return GlyphOutline(path: sink.path)
     }
 }
 
@@ -139,10 +190,12 @@ private final class OutlineSink {
 
 /// FreeType flag values that are macros Swift does not import as constants.
 enum FreeTypeFlags {
-    static let loadDefault: Int32 = 0
     static let loadNoScale: Int32 = 1 << 0
+    /// FT_LOAD_TARGET_LIGHT: hinting in y only, advances untouched.
+    static let loadTargetLight: Int32 = 1 << 16
+    static let loadColor: Int32 = 1 << 20
     static let faceScalable: Int = 1 << 0
-    static let faceKerning: Int = 1 << 6
+    static let faceColor: Int = 1 << 14
 }
 
 /// A readable message for the FreeType errors a caller can cause (see fterrdef.h).
