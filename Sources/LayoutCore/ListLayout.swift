@@ -52,13 +52,18 @@ public struct ListMetrics: Hashable, Sendable {
     public var rowSpacing: Double
     public var sectionSpacing: Double
     public var insets: Double
+    /// Columns counted from the right (right-to-left screens): the first column, which the
+    /// waterfall fills first, is the rightmost.
+    public var rightToLeft: Bool
 
-    public init(columns: Int = 1, columnSpacing: Double = 16, rowSpacing: Double = 0, sectionSpacing: Double = 24, insets: Double = 16) {
+    public init(columns: Int = 1, columnSpacing: Double = 16, rowSpacing: Double = 0, sectionSpacing: Double = 24, insets: Double = 16,
+                rightToLeft: Bool = false) {
         self.columns = columns
         self.columnSpacing = columnSpacing
         self.rowSpacing = rowSpacing
         self.sectionSpacing = sectionSpacing
         self.insets = insets
+        self.rightToLeft = rightToLeft
     }
 }
 
@@ -102,7 +107,8 @@ public struct ListLayout: Sendable {
                 var column = 0
                 for c in 1..<columns where bottoms[c] < bottoms[column] { column = c }
                 let top = runs[column].isEmpty ? bottoms[column] : bottoms[column] + rowGap
-                let x = inset + Double(column) * (columnWidth + gap)
+                let place = metrics.rightToLeft ? columns - 1 - column : column
+                let x = inset + Double(place) * (columnWidth + gap)
                 runs[column].append(rows.count)
                 rows.append(ListRow(section: s, row: r, column: column,
                                     frame: Rect(x: x, y: top, width: columnWidth, height: height), position: .single))

@@ -39,6 +39,16 @@ enum Bidi {
         return (result, rtl)
     }
 
+    /// The direction of `text`'s first strong character, or nil when it has none (digits,
+    /// punctuation, emoji only).
+    static func firstStrongDirection(_ text: [UInt32]) -> TextDirection? {
+        switch text.withUnsafeBufferPointer({ kiosk_fribidi_first_strong($0.baseAddress, FriBidiStrIndex($0.count)) }) {
+        case 1: return .rightToLeft
+        case 0: return .leftToRight
+        default: return nil
+        }
+    }
+
     /// The visual order of runs given their levels (rule L2): from the highest level down to the
     /// lowest odd one, every maximal sequence of runs at that level or higher is reversed.
     static func visualOrder(levels: [UInt8]) -> [Int] {

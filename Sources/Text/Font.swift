@@ -52,7 +52,7 @@ public final class Font {
     /// fontconfig resolves. A family that is not installed is an error naming what fontconfig would
     /// have substituted, rather than a silent change of look.
     public convenience init(named name: String, fallback: Bool = true) throws(RasterError) {
-        if name.contains("/") {
+        if Self.namesFile(name) {
             try self.init(path: name, fallback: fallback)
             return
         }
@@ -82,6 +82,12 @@ public final class Font {
         } else {
             emojiFile = nil
         }
+    }
+
+    /// Whether `theme.font` names a file (it has a "/" or a font file's extension) rather than a family.
+    public static func namesFile(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return name.contains("/") || [".ttf", ".otf", ".ttc", ".otc"].contains { lower.hasSuffix($0) }
     }
 
     /// fontconfig's generic families, which always resolve to something.
@@ -130,8 +136,12 @@ public final class Font {
     /// Width of `text` at `size` pixels, as drawn.
     public func measure(_ text: String, size: Double) -> Double { shape(text, size: size).width }
 
-    /// Whether `text`'s paragraph runs right to left (its first strong character is RTL).
-    public func isRightToLeft(_ text: String) -> Bool { shape(text, size: 12).isRightToLeft }
+    /// Which way `text` runs: as its first strong character, or `otherwise` when it has none (a
+    /// label of digits or emoji on a right-to-left screen runs right to left).
+    public func direction(of text: String, otherwise: TextDirection = .leftToRight) -> TextDirection {
+        let scalars = text.unicodeScalars.prefix(Self.maximumScalars).map(\.value)
+        return Bidi.firstStrongDirection(scalars) ?? otherwise
+    }
 
     /// `text` shaped at `size`: cached by (text, size, direction), so a label costs one shaping.
     public func shape(_ text: String, size: Double, direction: TextDirection = .auto) -> ShapedText {
@@ -182,7 +192,8 @@ public final class Font {
         Unicode.Scalar(scalar)?.properties.isDefaultIgnorableCodePoint ?? true
     }
 
-    /// The face that draws `scalar` on its own: the chosen font, else the first fallback that has it.
+    /// The face that draws `scalar` on its own: the chosen font, else the first fallback that has
+    /// it, else the colour emoji font.
     func face(for scalar: UInt32) -> Int? {
         if let known = faceForScalar[scalar] { return known }
         var found: Int? = faces[0].has(scalar) ? 0 : nil
@@ -191,6 +202,7 @@ public final class Font {
                 if let f = openFallback(i), faces[f].has(scalar) { found = f; break }
             }
         }
+        if found == nil, let e = colorEmojiFace(), faces[e].has(scalar) { found = e }
         faceForScalar[scalar] = found
         return found
     }

@@ -27,12 +27,12 @@ public struct LoadedAssets {
     /// The decoded image at `path`, or nil when it could not be decoded or the config does not name it.
     public func image(_ path: String) -> PixelBuffer? { images[path] }
 
-    /// Loads the font at `fontPath` (a failure is an error: nothing can be drawn without it) and
+    /// Loads the font `fontPath` (a file or a family name; a failure is an error: nothing can be drawn without it) and
     /// decodes `imagePaths` (a failure leaves that image out). `shouldStop` is asked before each
     /// image; once it says yes, the rest are skipped and the result is incomplete, for a caller
     /// who will throw it away (a newer file superseded it).
     public static func load(fontPath: String, imagePaths: [String], shouldStop: () -> Bool = { false }) throws(RasterError) -> LoadedAssets {
-        let font = try Font(path: fontPath)
+        let font = try Font(named: fontPath)
         var images: [String: PixelBuffer] = [:]
         var problems: [String] = []
         for path in imagePaths where images[path] == nil {

@@ -1,6 +1,7 @@
 import Geometry
 import LayoutCore
 import Raster
+import Text
 import TOML
 
 /// Turns a parsed TOML document into a `KioskConfig`, collecting every decoding problem (wrong
@@ -85,7 +86,7 @@ struct ConfigDecoder {
 
     func decodeTheme(_ t: ConfigTableReader) -> ThemeConfig {
         var th = ThemeConfig()
-        if let font = t.string("font") { th.font = resolve(font) }
+        if let font = t.string("font") { th.font = Font.namesFile(font) ? resolve(font) : font }
         if let v = t.double("text_size") { th.textSize = v }
         if let v = t.double("title_size") { th.titleSize = v }
         if let c = color(t, "row") { th.row = c }
@@ -97,6 +98,7 @@ struct ConfigDecoder {
         if let c = color(t, "title") { th.title = c }
         if let c = color(t, "banner") { th.banner = c }
         if let c = color(t, "banner_text") { th.bannerText = c }
+        if let v = t.string("back_label") { th.backLabel = v }
         t.finish()
         return th
     }
@@ -152,12 +154,17 @@ struct ConfigDecoder {
         if style == nil, !t.has("style") { t.fail("style", "missing: expected \"arc\", \"dial\" or \"list\"") }
         let title = t.string("title")
         let screenBackground = t.table("background").map { decodeBackground($0, over: background) } ?? background
+        let direction = t.choice("direction", ["ltr", "rtl"]).flatMap(TextDirection.init(rawValue:)) ?? .leftToRight
         let layout: ScreenLayout
         var sections: [MenuSection] = []
         switch style ?? .arc {
         case .arc:
             var a = ArcStyle()
-            if let e = t.choice("edge", ArcEdge.allCases.map(\.rawValue)) { a.edge = ArcEdge(rawValue: e)! }
+            if let e = t.choice("edge", ArcEdge.allCases.map(\.rawValue)) {
+                a.edge = ArcEdge(rawValue: e)!
+            } else if direction == .rightToLeft, !t.has("edge") {
+                a.edge = .left
+            }
             if let v = t.double("radius_ratio") { a.radiusRatio = v }
             if let v = t.doubleArray("translation") {
                 if v.count == 2 { a.translation = Point(x: v[0], y: v[1]) } else {
@@ -201,7 +208,8 @@ struct ConfigDecoder {
         }
         if let style { rejectOtherStylesKeys(t, style: style) }
         t.finish()
-        return ScreenConfig(name: name, title: title, layout: layout, background: screenBackground, sections: sections)
+        return ScreenConfig(name: name, title: title, layout: layout, background: screenBackground, sections: sections,
+                            direction: direction)
     }
 
     /// The keys each style reads, to say "only used with style = ..." rather than "unknown key".

@@ -1,6 +1,7 @@
 import Glibc
 import Raster
 import Text
+import TOML
 
 /// Checks a decoded config against everything the running kiosk would meet: fonts and images that
 /// load, commands that can start, screens that exist, values in their ranges. Collects every
@@ -32,6 +33,8 @@ private struct ValidationRun {
     private var checkedFiles: [String: String?] = [:]
     /// Pixels of the distinct images checked so far, from their headers.
     private var imagePixels = 0
+    /// The theme's font once it loaded, to check the config's text against.
+    private var font: Font?
 
     init(file: String, searchPath: String) {
         self.file = file
@@ -74,12 +77,13 @@ private struct ValidationRun {
         checkBackground(config.background, at: "background")
         checkInput(config.input)
         checkScreens(config)
+        if let font { checkText(config, font: font) }
     }
 
     // MARK: Theme, background, input
 
     mutating func checkTheme(_ theme: ThemeConfig) {
-        checkFont(theme.font, at: "theme.font")
+        font = checkFont(theme.font, at: "theme.font")
         range(theme.textSize, above: 0, upTo: 1, "theme.text_size")
         range(theme.titleSize, above: 0, upTo: 0.5, "theme.title_size")
         range(theme.rowOpacity, 0...1, "theme.row_opacity")
@@ -213,16 +217,61 @@ private struct ValidationRun {
 
     // MARK: Files and programs
 
-    mutating func checkFont(_ path: String, at key: ConfigKeyPath) {
-        guard let error = cachedCheck(path, { () -> String? in
-            do {
-                _ = try Font(path: path)
-                return nil
-            } catch {
-                return "\"\(path)\" cannot be loaded as a font: \(error)"
+    /// The theme's font, loaded as the kiosk will load it: a file (checked as a readable file
+    /// first), or a family name that fontconfig must have.
+    mutating func checkFont(_ name: String, at key: ConfigKeyPath) -> Font? {
+        if Font.namesFile(name), let problem = fileProblem(name) {
+            fail(key, problem)
+            return nil
+        }
+        do {
+            return try Font(named: name)
+        } catch {
+            fail(key, Font.namesFile(name) ? "\"\(name)\" cannot be loaded as a font: \(error)" : "\(error)")
+            return nil
+        }
+    }
+
+    /// "U+0627": how Unicode names a code point.
+    static func codePoint(_ s: Unicode.Scalar) -> String {
+        let hex = String(s.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: Swift.max(0, 4 - hex.count)) + hex
+    }
+
+    /// Every text the screens show, against the fonts: code points that no installed font has
+    /// (they would be drawn as boxes) are named with the text's key, and text longer than the
+    /// kiosk shapes is said to be cut.
+    mutating func checkText(_ config: KioskConfig, font: Font) {
+        func check(_ text: String?, _ path: ConfigKeyPath, _ what: String) {
+            guard let text, !text.isEmpty else { return }
+            let missing = font.missingScalars(in: text)
+            if !missing.isEmpty {
+                let shown = missing.prefix(8).map(Self.codePoint)
+                    .joined(separator: " ") + (missing.count > 8 ? " and \(missing.count - 8) more" : "")
+                warn(path, "\(what) \(TOMLSyntax.quoted(String(text.prefix(40)))) has characters no installed font can draw "
+                     + "(\(shown)); they show as boxes: install a font that has them (fc-list ':charset=\(String(missing[0].value, radix: 16))')")
             }
-        }) else { return }
-        fail(key, error)
+            if text.unicodeScalars.count > Font.maximumScalars {
+                warn(path, "\(what) is \(text.unicodeScalars.count) characters long; only the first \(Font.maximumScalars) are drawn")
+            }
+        }
+        for screen in config.screens {
+            let base = ConfigKeyPath([.key("screens"), .key(screen.name)])
+            check(screen.title, base.appending("title"), "title")
+            if screen.style == .list {
+                for (s, section) in screen.sections.enumerated() {
+                    let sectionPath = base.appending("sections").appending(index: s)
+                    check(section.title, sectionPath.appending("title"), "section title")
+                    for (i, item) in section.items.enumerated() {
+                        check(item.label, sectionPath.appending("items").appending(index: i).appending("label"), "label")
+                    }
+                }
+            } else {
+                for (i, item) in screen.items.enumerated() {
+                    check(item.label, base.appending("items").appending(index: i).appending("label"), "label")
+                }
+            }
+        }
     }
 
     /// An image the screens will draw: its header first, so that one too large to decode is refused

@@ -123,7 +123,8 @@ public struct BackgroundConfig: Sendable, Equatable {
 
 /// `[theme]`: font, sizes and colours shared by every screen.
 public struct ThemeConfig: Sendable, Equatable {
-    /// Absolute path of a TrueType/OpenType font file.
+    /// Absolute path of a TrueType/OpenType font file, or a family name that fontconfig resolves
+    /// ("Noto Sans"). Characters it lacks come from fontconfig's fallbacks either way.
     public var font: String
     /// Label size as a fraction of the row height.
     public var textSize: Double
@@ -141,11 +142,14 @@ public struct ThemeConfig: Sendable, Equatable {
     /// The error banner's fill and text.
     public var banner: Color
     public var bannerText: Color
+    /// The back button's word ("Zurück", "رجوع"); the arrow before it turns with the screen's direction.
+    public var backLabel: String
 
     public init(font: String = Font.dejaVuSansPath, textSize: Double = 0.4, titleSize: Double = 0.06,
                 row: Color = Color(rgb: 0x202833), rowOpacity: Double = 0.85, cornerRadius: Double = 0.25,
                 text: Color = .white, highlight: Color = Color(rgb: 0x5FA8FF), highlightWidth: Double = 2,
-                title: Color = Color(rgb: 0x202833), banner: Color = Color(rgb: 0xB3261E), bannerText: Color = .white) {
+                title: Color = Color(rgb: 0x202833), banner: Color = Color(rgb: 0xB3261E), bannerText: Color = .white,
+                backLabel: String = "Back") {
         self.font = font
         self.textSize = textSize
         self.titleSize = titleSize
@@ -158,6 +162,7 @@ public struct ThemeConfig: Sendable, Equatable {
         self.title = title
         self.banner = banner
         self.bannerText = bannerText
+        self.backLabel = backLabel
     }
 }
 
@@ -173,18 +178,25 @@ public struct ScreenConfig: Sendable, Equatable {
     public var background: BackgroundConfig
     /// Arc and dial screens have one untitled section; list screens have the ones the file gives.
     public var sections: [MenuSection]
+    /// `direction = "rtl"` mirrors the screen for right-to-left languages: the title and back button
+    /// on the right, list columns from the right, the arc on the left edge unless `edge` says
+    /// otherwise. Labels run by their own first strong character either way.
+    public var direction: TextDirection
 
     public init(name: String, title: String? = nil, layout: ScreenLayout, background: BackgroundConfig = BackgroundConfig(),
-                sections: [MenuSection]) {
+                sections: [MenuSection], direction: TextDirection = .leftToRight) {
         self.name = name
         self.title = title
         self.layout = layout
         self.background = background
         self.sections = sections
+        self.direction = direction
     }
 
     /// Every item in reading order: the order selection indices count in.
     public var items: [MenuItem] { sections.flatMap(\.items) }
+
+    public var isRightToLeft: Bool { direction == .rightToLeft }
 
     public var style: ScreenStyle {
         switch layout {

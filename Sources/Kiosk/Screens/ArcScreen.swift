@@ -8,10 +8,12 @@ public typealias ArcScreen = Screen<ArcShape>
 /// The arc's part of a screen: its controller, and the rows drawn in the band they sweep.
 public struct ArcShape: MenuShape {
     public var controller: ArcMenuController
+    private let rightToLeft: Bool
 
     public init(config: ScreenConfig, style: ArcStyle, resources: ScreenResources) {
         let layout = Self.layout(style: style, width: resources.width, height: resources.height)
         controller = ArcMenuController(layout: layout, count: config.items.count, wraps: style.wrap)
+        rightToLeft = config.isRightToLeft
     }
 
     /// The layout for a screen of this size; lengths in the config are fractions or pixels at 1080 lines.
@@ -51,7 +53,7 @@ public struct ArcShape: MenuShape {
         layout.forEachVisibleRow(at: offset, domain: controller.scroller.domain) { row in
             let item = items[row.index]
             resources.drawRow(on: canvas, frame: row.frame, label: item.label, icon: item.icon,
-                              highlighted: row.item == selected, textSize: textSize)
+                              highlighted: row.item == selected, textSize: textSize, rightToLeft: rightToLeft)
         }
     }
 }

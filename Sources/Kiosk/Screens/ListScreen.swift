@@ -17,9 +17,11 @@ public struct ListShape: MenuShape {
     public var controller: ListMenuController
     private let sectionTitles: [String?]
     private let rowHeight: Double
+    private let rightToLeft: Bool
 
     public init(config: ScreenConfig, style: ListStyle, resources: ScreenResources) {
         sectionTitles = config.sections.map(\.title)
+        rightToLeft = config.isRightToLeft
         let h = Double(resources.height), w = Double(resources.width)
         let top = min(resources.headerHeight, h)
         let rowFraction = style.rowHeight.isFinite && style.rowHeight > 0 ? min(style.rowHeight, 1) : 0.1
@@ -32,7 +34,8 @@ public struct ListShape: MenuShape {
     static func layout(config: ScreenConfig, style: ListStyle, width: Double, height: Double, rowHeight: Double) -> ListLayout {
         let scale = height / 1080
         let metrics = ListMetrics(columns: max(1, style.columns), columnSpacing: (32 * scale).rounded(), rowSpacing: 0,
-                                  sectionSpacing: (24 * scale).rounded(), insets: (32 * scale).rounded())
+                                  sectionSpacing: (24 * scale).rounded(), insets: (32 * scale).rounded(),
+                                  rightToLeft: config.isRightToLeft)
         let sections = config.sections.map { section in
             ListSection(headerHeight: section.title.map { $0.isEmpty ? 0 : (rowHeight * 0.75).rounded() } ?? 0,
                         rowHeights: Array(repeating: rowHeight, count: section.items.count))
@@ -53,14 +56,19 @@ public struct ListShape: MenuShape {
         let dy = viewport.minY - offset
         let top = offset, bottom = offset + viewport.height
         // Section titles: in the title colour on the background, like the screen's title but smaller.
+        // Drawn as written, not forced to capitals: uppercasing depends on the language (Greek drops
+        // its accents, Turkish dots its I, German has ß), which a label does not say.
         let headerSize = rowHeight * 0.36
         for header in layout.visibleHeaders(top: top, bottom: bottom) where header.frame.height > 0 {
             guard let title = sectionTitles[header.section], !title.isEmpty else { continue }
             let frame = header.frame.offsetBy(dx: viewport.minX, dy: dy)
             let baseline = frame.maxY - frame.height * 0.3
-            canvas.drawText(title.uppercased(), font: resources.font, size: headerSize,
-                            at: Point(x: frame.minX + rowHeight * 0.2, y: baseline),
-                            color: theme.title, opacity: 0.75, maxWidth: frame.width - rowHeight * 0.4)
+            let direction = resources.font.direction(of: title, otherwise: rightToLeft ? .rightToLeft : .leftToRight)
+            let rtl = direction == .rightToLeft
+            canvas.drawText(title, font: resources.font, size: headerSize,
+                            at: Point(x: rtl ? frame.maxX - rowHeight * 0.2 : frame.minX + rowHeight * 0.2, y: baseline),
+                            color: theme.title, opacity: 0.75, alignment: rtl ? .right : .left,
+                            maxWidth: frame.width - rowHeight * 0.4, direction: direction)
         }
         let textSize = theme.textSize * rowHeight
         let separatorInset = rowHeight * 0.2
@@ -69,7 +77,7 @@ public struct ListShape: MenuShape {
             let frame = row.frame.offsetBy(dx: viewport.minX, dy: dy)
             let item = items[i]
             resources.drawRow(on: canvas, frame: frame, corners: row.position.roundedCorners, label: item.label, icon: item.icon,
-                              highlighted: false, textSize: textSize)
+                              highlighted: false, textSize: textSize, rightToLeft: rightToLeft)
             if row.position == .middle || row.position == .bottom {
                 // A hairline between rows of one run, as grouped lists have.
                 canvas.fill(Rect(x: frame.minX + separatorInset, y: frame.minY, width: frame.width - 2 * separatorInset, height: 1),

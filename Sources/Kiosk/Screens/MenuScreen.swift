@@ -58,14 +58,18 @@ public final class ScreenResources {
     /// Title bar height: the title text plus a margin, at least the back button.
     public var headerHeight: Double { (theme.titleSize * Double(height) * 1.6).rounded() }
 
-    /// The back button, top left, shown on screens below the home screen.
-    public var backButton: Rect {
+    /// The back button, shown on screens below the home screen: top left, or top right on a
+    /// right-to-left screen.
+    public func backButton(rightToLeft: Bool) -> Rect {
         let h = headerHeight * 0.7
-        return Rect(x: h * 0.3, y: (headerHeight - h) / 2, width: h * 2.6, height: h)
+        let w = h * 2.6
+        return Rect(x: rightToLeft ? Double(width) - h * 0.3 - w : h * 0.3, y: (headerHeight - h) / 2, width: w, height: h)
     }
 
-    /// Draws the background, the title and, if `showsBack`, the back button: the static part of a screen.
-    public func drawChrome(into target: PixelBuffer, background: BackgroundConfig, title: String?, showsBack: Bool) {
+    /// Draws the background, the title and, if `showsBack`, the back button: the static part of a
+    /// screen, mirrored on a right-to-left screen.
+    public func drawChrome(into target: PixelBuffer, background: BackgroundConfig, title: String?, showsBack: Bool,
+                           rightToLeft: Bool = false) {
         let canvas = Canvas(target)
         do {
             var image: PixelBuffer?
@@ -77,17 +81,23 @@ public final class ScreenResources {
         let size = theme.titleSize * Double(height)
         let metrics = font.lineMetrics(size: size)
         let baseline = headerHeight / 2 + (metrics.ascent - metrics.descent) / 2
-        var x = headerHeight * 0.3
+        let screenDirection: TextDirection = rightToLeft ? .rightToLeft : .leftToRight
+        // The title's free span: from the margin (or the back button) to the other margin.
+        var start = headerHeight * 0.3, end = Double(width) - headerHeight * 0.3
         if showsBack {
-            let b = backButton
+            let b = backButton(rightToLeft: rightToLeft)
             canvas.fill(b, radii: CornerRadii(all: b.height / 2), color: theme.row, opacity: theme.rowOpacity)
-            canvas.drawText("‹ Back", font: font, size: size * 0.8, at: Point(x: b.midX, y: b.midY + (metrics.ascent - metrics.descent) * 0.4),
-                            color: theme.text, alignment: .center, maxWidth: b.width - 8)
-            x = b.maxX + headerHeight * 0.3
+            // "‹" is a mirrored character: on a right-to-left screen it is drawn as "›", at the right.
+            canvas.drawText("‹ " + theme.backLabel, font: font, size: size * 0.8,
+                            at: Point(x: b.midX, y: b.midY + (metrics.ascent - metrics.descent) * 0.4),
+                            color: theme.text, alignment: .center, maxWidth: b.width - 8, direction: screenDirection)
+            if rightToLeft { end = b.minX - headerHeight * 0.3 } else { start = b.maxX + headerHeight * 0.3 }
         }
         if let title, !title.isEmpty {
-            canvas.drawText(title, font: font, size: size, at: Point(x: x, y: baseline), color: theme.title,
-                            maxWidth: Double(width) - x - headerHeight * 0.3)
+            let direction = font.direction(of: title, otherwise: screenDirection)
+            // A title sits at the screen's reading start: the right on a right-to-left screen.
+            canvas.drawText(title, font: font, size: size, at: Point(x: rightToLeft ? end : start, y: baseline), color: theme.title,
+                            alignment: rightToLeft ? .right : .left, maxWidth: end - start, direction: direction)
         }
     }
 
@@ -95,7 +105,7 @@ public final class ScreenResources {
     /// A landscape row puts the icon left of the label; a portrait tile (a horizontal arc) stacks
     /// the icon over a label sized to fit the tile's width.
     public func drawRow(on canvas: Canvas, frame r: Rect, corners: Corners = .all, label: String, icon: String?,
-                        highlighted: Bool, textSize: Double, transform: AffineTransform = .identity) {
+                        highlighted: Bool, textSize: Double, transform: AffineTransform = .identity, rightToLeft: Bool = false) {
         let radius = theme.cornerRadius * min(r.height, r.width)
         let rounded = RoundedRect(rect: r, radius: radius, corners: corners)
         if transform.isIdentity {
@@ -110,18 +120,25 @@ public final class ScreenResources {
             drawTileContents(on: canvas, frame: r, label: label, icon: icon, textSize: textSize)
             return
         }
+        // A right-to-left label (or a neutral one on a right-to-left screen) is mirrored in its
+        // plate: icon at the right, text ending at the right padding.
+        let direction = font.direction(of: label, otherwise: rightToLeft ? .rightToLeft : .leftToRight)
+        let rtl = direction == .rightToLeft
         let padding = 0.1 * min(r.width, r.height * 4)
-        var textX = r.minX + padding
+        // The text's span, from its reading start (left, or right in RTL) to the far padding.
+        var near = rtl ? r.maxX - padding : r.minX + padding
+        let far = rtl ? r.minX + padding : r.maxX - padding
         if let path = icon, let image = self.icon(path), transform.isIdentity {
             let side = r.height * 0.6
-            canvas.draw(image, in: Rect(x: textX, y: r.midY - side / 2, width: side, height: side))
-            textX += side + padding / 2
+            canvas.draw(image, in: Rect(x: rtl ? near - side : near, y: r.midY - side / 2, width: side, height: side))
+            near += (side + padding / 2) * (rtl ? -1 : 1)
         }
         let metrics = font.lineMetrics(size: textSize)
         let baseline = r.midY + (metrics.ascent - metrics.descent) / 2
-        canvas.drawText(label, font: font, size: textSize, at: transform.apply(Point(x: textX, y: baseline)), color: theme.text,
-                        maxWidth: max(0, r.maxX - padding - textX),
-                        rotation: transform.isIdentity ? .zero : Angle(radians: .atan2(y: transform.b, x: transform.a)))
+        canvas.drawText(label, font: font, size: textSize, at: transform.apply(Point(x: near, y: baseline)), color: theme.text,
+                        alignment: rtl ? .right : .left, maxWidth: max(0, abs(far - near)),
+                        rotation: transform.isIdentity ? .zero : Angle(radians: .atan2(y: transform.b, x: transform.a)),
+                        direction: direction)
     }
 
     private func drawTileContents(on canvas: Canvas, frame r: Rect, label: String, icon: String?, textSize: Double) {

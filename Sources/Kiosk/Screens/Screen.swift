@@ -34,9 +34,10 @@ public final class Screen<Shape: MenuShape>: MenuScreen {
         self.resources = resources
         items = config.items
         shape = Shape(config: config, style: style, resources: resources)
-        if showsBack { shape.controller.motion.backButton = resources.backButton }
+        if showsBack { shape.controller.motion.backButton = resources.backButton(rightToLeft: config.isRightToLeft) }
         chrome = try PixelBuffer(width: resources.width, height: resources.height)
-        resources.drawChrome(into: chrome, background: config.background, title: config.title, showsBack: showsBack)
+        resources.drawChrome(into: chrome, background: config.background, title: config.title, showsBack: showsBack,
+                             rightToLeft: config.isRightToLeft)
     }
 
     public var selectedIndex: Int { shape.controller.selectedIndex }
