@@ -22,9 +22,11 @@ public final class Font {
     private var faceForScalar: [UInt32: Int?] = [:]
     private var shapes: [ShapeKey: ShapedText] = [:]
     private var truncations: [TruncationKey: String] = [:]
+    /// Each text's first strong direction (nil: none), asked by every row every frame.
+    private var strongDirections: [String: TextDirection?] = [:]
     private let buffer = HarfBuzzBuffer()
 
-    /// Shaped strings kept; both caches are emptied whole when one reaches it.
+    /// Entries each cache keeps; a cache is emptied whole when it reaches it.
     public static let layoutCacheLimit = 1024
     /// Longest text shaped, in code points: no label can show more, and a bound keeps a hostile
     /// 100,000-character label from costing seconds. Longer text is cut at a grapheme boundary.
@@ -139,8 +141,11 @@ public final class Font {
     /// Which way `text` runs: as its first strong character, or `otherwise` when it has none (a
     /// label of digits or emoji on a right-to-left screen runs right to left).
     public func direction(of text: String, otherwise: TextDirection = .leftToRight) -> TextDirection {
-        let scalars = text.unicodeScalars.prefix(Self.maximumScalars).map(\.value)
-        return Bidi.firstStrongDirection(scalars) ?? otherwise
+        if let known = strongDirections[text] { return known ?? otherwise }
+        let found = Bidi.firstStrongDirection(text.unicodeScalars.prefix(Self.maximumScalars).map(\.value))
+        if strongDirections.count >= Self.layoutCacheLimit { strongDirections.removeAll(keepingCapacity: true) }
+        strongDirections[text] = found
+        return found ?? otherwise
     }
 
     /// `text` shaped at `size`: cached by (text, size, direction), so a label costs one shaping.
