@@ -40,6 +40,19 @@ import Text
         try goldens.expectMatches(frame, "list-rtl-800x480")
     }
 
+    /// On a dial, an icon leads its label: at the right of an Arabic one, at the left of a Latin one.
+    @Test func dialIconsLeadInTheLabelsDirection() throws {
+        let icon = ConfigPaths.repository + "/systemd/icons/radio.png"
+        let items = [MenuItem(label: "راديو", icon: icon, action: .back), MenuItem(label: "Radio", icon: icon, action: .back),
+                     MenuItem(label: "قهوة", action: .back)]
+        let config = ScreenConfig(name: "dial", title: "الوسائط", layout: .dial(DialStyle(slots: 3)),
+                                  background: BackgroundConfig(pattern: .circles, cell: 48), sections: [MenuSection(items: items)],
+                                  direction: .rightToLeft)
+        let screen = try DialScreen(config: config, style: DialStyle(slots: 3),
+                                    resources: try ScreenFixtures.resources(imagePaths: [icon]), showsBack: true)
+        try goldens.expectMatches(try ScreenFixtures.frame(of: screen), "dial-rtl-icons-800x480")
+    }
+
     /// A Hebrew label ends at its plate's right padding; a Latin one in the same list starts at the left.
     @Test func labelsAlignByTheirOwnDirection() throws {
         let resources = try ScreenFixtures.resources()

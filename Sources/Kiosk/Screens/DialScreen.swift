@@ -75,7 +75,8 @@ public struct DialShape: MenuShape {
         drawHub(on: canvas, selected: items[controller.scroller.domain.contentIndex(selected) ?? 0], resources: resources)
     }
 
-    /// Icon (if any) and label centred as one group in `frame`, the label shortened to fit.
+    /// Icon (if any) and label centred as one group in `frame`, the label shortened to fit; the
+    /// icon leads in the label's reading direction.
     private func drawLabel(_ item: MenuItem, in frame: Rect, size: Double, metrics: (ascent: Double, descent: Double), on canvas: Canvas,
                            resources: ScreenResources) {
         let padding = frame.height * 0.22
@@ -91,8 +92,13 @@ public struct DialShape: MenuShape {
         let groupWidth = textWidth + (icon == nil ? 0 : side + padding / 2)
         var x = frame.midX - groupWidth / 2
         if let icon {
-            canvas.draw(icon, in: Rect(x: x, y: frame.midY - side / 2, width: side, height: side))
-            x += side + padding / 2
+            // The icon leads the label: on its left, or on its right when the label runs right to left.
+            if resources.font.direction(of: item.label) == .rightToLeft {
+                canvas.draw(icon, in: Rect(x: x + textWidth + padding / 2, y: frame.midY - side / 2, width: side, height: side))
+            } else {
+                canvas.draw(icon, in: Rect(x: x, y: frame.midY - side / 2, width: side, height: side))
+                x += side + padding / 2
+            }
         }
         let baseline = frame.midY + (metrics.ascent - metrics.descent) / 2
         canvas.drawText(text, font: resources.font, size: size, at: Point(x: x, y: baseline), color: resources.theme.text)
