@@ -39,8 +39,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TextTests",
-            dependencies: ["Text", "Raster", "Geometry", "TestSupport"],
-            exclude: ["Golden"]
+            dependencies: ["Text", "Raster", "Geometry", "TestSupport"]
         ),
         // A vector multiply-high (one instruction) that Swift's SIMD types cannot spell.
         .systemLibrary(name: "CSIMDBuiltins"),
