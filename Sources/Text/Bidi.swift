@@ -22,7 +22,8 @@ enum Bidi {
         case .leftToRight: base = kiosk_fribidi_par_ltr()
         case .rightToLeft: base = kiosk_fribidi_par_rtl()
         }
-        let ok = text.withUnsafeBufferPointer { str -> Bool in
+        let safe = withinFriBidisDepth(text)
+        let ok = safe.withUnsafeBufferPointer { str -> Bool in
             fribidi_get_bidi_types(str.baseAddress, FriBidiStrIndex(n), &types)
             fribidi_get_bracket_types(str.baseAddress, FriBidiStrIndex(n), types, &brackets)
             return fribidi_get_par_embedding_levels_ex(types, brackets, FriBidiStrIndex(n), &base, &levels) != 0
@@ -37,6 +38,24 @@ enum Bidi {
             i -= 1
         }
         return (result, rtl)
+    }
+
+    /// Explicit embeddings, overrides and isolates that open a level.
+    static func isInitiator(_ c: UInt32) -> Bool { (0x202A...0x202E).contains(c) && c != 0x202C || (0x2066...0x2068).contains(c) }
+    static func isExplicitControl(_ c: UInt32) -> Bool { (0x202A...0x202E).contains(c) || (0x2066...0x2069).contains(c) }
+    /// More initiators than this and the text loses its explicit controls for the bidi algorithm.
+    static let maximumInitiators = 60
+
+    /// `text`, or, when it has more than `maximumInitiators` explicit initiators, `text` with every
+    /// explicit control replaced by U+200B (class BN, which the algorithm skips), index for index.
+    /// FriBidi 1.0.8 (Debian 12) writes outside its stack when initiators overflow its depth limit
+    /// of 125 and unmatched PDIs follow (fixed upstream in 1.0.11); at least 62 initiators are needed
+    /// to reach that limit, and no real label has a tenth of them, so such a text is a hostile one.
+    static func withinFriBidisDepth(_ text: [UInt32]) -> [UInt32] {
+        var initiators = 0
+        for c in text where isInitiator(c) { initiators += 1 }
+        guard initiators > maximumInitiators else { return text }
+        return text.map { isExplicitControl($0) ? 0x200B : $0 }
     }
 
     /// The direction of `text`'s first strong character, or nil when it has none (digits,

@@ -119,6 +119,22 @@ import Testing
         }
     }
 
+    /// Found by the fuzzer: Debian 12's FriBidi 1.0.8 writes outside its stack on this label (its
+    /// initiators overflow the depth limit, then unmatched PDIs follow) and the kiosk died with it.
+    @Test func fribidiDepthOverflowIsGuarded() throws {
+        var text = "\u{202B}\u{200F}"
+        for _ in 0..<21 { text += "\u{2066}\u{202D}\u{2068}" }
+        text += "\u{200F}" + String(repeating: "\u{2069}", count: 42) + "abc"
+        let shaped = font.shape(text, size: 16)
+        #expect(shaped.glyphs.contains { $0.glyph != 0 })
+        let buffer = try PixelBuffer(width: 100, height: 30)
+        Canvas(buffer).drawText(text, font: font, size: 16, at: Point(x: 2, y: 20), color: .white, maxWidth: 90)
+        // Ordinary controls keep their meaning: an RLO turns Latin letters around.
+        let levels = Bidi.levels(Array("\u{202E}abc\u{202C}".unicodeScalars.map(\.value)), direction: .leftToRight).levels
+        #expect(levels[1...3].allSatisfy { $0 == 1 }, "\(levels)")
+        #expect(Bidi.withinFriBidisDepth(Array(text.unicodeScalars.map(\.value))).allSatisfy { !Bidi.isExplicitControl($0) })
+    }
+
     @Test func steadyFramesShapeAndRasterizeNothing() throws {
         let buffer = try PixelBuffer(width: 300, height: 60)
         let canvas = Canvas(buffer)
