@@ -132,6 +132,7 @@ func textBenchmarkSize(width: Int, height: Int) throws {
         let complex = try ScrollStepper(ReferenceScene(width: width, height: height, pattern: .checker, labels: set.labels),
                                         frame: frame, shadow: shadow)
         widths.append("\(set.name) \(complex.scene.font.measure(set.labels[0], size: textSize).formatted2)")
+        complex.scene.render(on: complex.canvas)   // the first frame: shapes and glyphs cached from here on
         let before = (latin.work, complex.work)
         func line(_ kind: String, _ latinBody: (Int) -> Void, _ complexBody: (Int) -> Void) {
             let memcpyNow = medianMilliseconds { _ in copy.copyRows(from: source, rect: copy.bounds) }
@@ -235,11 +236,16 @@ func runTextStartupOnce() {
         let long: [(String, String)] = [
             ("latin-10000", String(repeating: "Item 0123 ", count: 1000)),
             ("arabic-10000", String(repeating: "قهوة ", count: 2000)),
+            ("devanagari-10000", String(repeating: "कॉफ़ी ", count: 1667)),
+            ("mixed-10000", String(repeating: "Item قهوة कॉफ़ी 咖啡 ☕ ", count: 455)),
             ("marks-10000", "a" + String(repeating: "\u{301}", count: 9999)),
+            ("bidi-controls-3000", String(repeating: "\u{202E}", count: 1000) + String(repeating: "\u{202A}", count: 1000)
+                + String(repeating: "\u{2069}", count: 1000) + "abc"),
         ]
         for (name, text) in long {
             print("shape-\(name) \(ms { blackHole(font.shape(text, size: 20)) })")
             print("truncate-\(name) \(ms { blackHole(font.truncated(text, size: 20, maxWidth: 120)) })")
+            print("missing-\(name) \(ms { blackHole(font.missingScalars(in: text)) })")
         }
     } catch {
         print("error \(error)")
