@@ -11,12 +11,15 @@ public final class ReferenceScene {
     public let pattern: ScenePattern
     public let tile: PatternTile
     public let font: Font
+    /// The rows' labels, row `i` showing `labels[i % labels.count]`; nil (the default): `Item i`.
+    public let labels: [String]?
 
     static let rowFill = Color(rgb: 0x202833)
     static let rowOpacity = 0.85
     static let outline = Color(rgb: 0x5fa8ff)
 
-    public init(width: Int, height: Int, pattern: ScenePattern, fontPath: String = Font.dejaVuSansPath) throws(RasterError) {
+    public init(width: Int, height: Int, pattern: ScenePattern, fontPath: String = Font.dejaVuSansPath,
+                labels: [String]? = nil) throws(RasterError) {
         guard width > 0, height > 0 else {
             throw .invalidArgument(call: "ReferenceScene.init", message: "size \(width)x\(height) must be positive")
         }
@@ -26,6 +29,7 @@ public final class ReferenceScene {
         let cell = Swift.max(2, Int((32 * Double(height) / 1080).rounded()))
         tile = try .named(pattern, cell: cell)
         font = try Font(path: fontPath)
+        self.labels = labels?.isEmpty == false ? labels : nil
     }
 
     /// A new XRGB8888 frame of the scene's size (stride = width * 4).
@@ -52,7 +56,7 @@ public final class ReferenceScene {
         return Rect(center: Point(x: xCentre, y: y), size: Size(width: rowWidth, height: 0.8 * rowHeight))
     }
 
-    /// The menu: nine rows, row 4 outlined, each labelled `Item i`.
+    /// The menu: nine rows, row 4 outlined, each labelled `Item i` (or from `labels`).
     public func drawMenu(on canvas: Canvas, offset: Double = 0) {
         let rowHeight = Double(height) / 9
         let textSize = 0.4 * rowHeight
@@ -63,7 +67,8 @@ public final class ReferenceScene {
             if i == 4 { canvas.stroke(r, radii: CornerRadii(all: r.height / 4), width: 2, color: Self.outline) }
             let padding = 0.1 * r.width
             let baseline = r.midY + (metrics.ascent - metrics.descent) / 2
-            canvas.drawText("Item \(i)", font: font, size: textSize, at: Point(x: r.minX + padding, y: baseline),
+            let label = labels.map { $0[i % $0.count] } ?? "Item \(i)"
+            canvas.drawText(label, font: font, size: textSize, at: Point(x: r.minX + padding, y: baseline),
                             color: .white, maxWidth: r.width - 2 * padding)
         }
     }

@@ -9,10 +9,22 @@ let suites: [(name: String, run: () -> Void)] = [
     ("layout", runLayoutBenchmarks),
     ("raster", runRasterBenchmarks),
     ("scanout", runScanoutBenchmarks),
+    ("text", runTextBenchmarks),
+    ("text-startup", runTextStartupBenchmarks),
 ]
 
 /// Suite names; `--png DIR` (read by the raster suite) is an option, not a suite.
 var requested = Array(CommandLine.arguments.dropFirst())
+// One fresh process's text start-up figures, for the text-startup suite (which runs this program so).
+if requested == ["--text-startup-once"] {
+    runTextStartupOnce()
+    exit(0)
+}
+// Nine labels drawn in a loop, for a profiler (see runTextLabelsLoop).
+if requested.first == "--text-labels-loop" {
+    runTextLabelsLoop(Array(requested.dropFirst()))
+    exit(0)
+}
 if let i = requested.firstIndex(of: "--png") { requested.removeSubrange(i..<min(i + 2, requested.count)) }
 if requested.contains("--help") || requested.contains("-h") {
     print("usage: kiosk-bench [\(suites.map(\.name).joined(separator: "|"))]... [--png DIR]  (all suites by default; --png writes the raster suite's frames)")
