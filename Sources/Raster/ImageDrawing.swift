@@ -48,6 +48,31 @@ extension Canvas {
     }
 }
 
+extension Canvas {
+    /// Composites `image` source-over at its own size with its top-left pixel at (x, y): a copy
+    /// with blending, no filtering (colour glyphs, already scaled once to their size). Clipped first.
+    public func composite(_ image: PixelBuffer, x: Int, y: Int, opacity: Double = 1) {
+        let alpha = UInt32(opacityByte(opacity))
+        guard alpha > 0 else { return }
+        let r = PixelRect(x: x, y: y, width: image.width, height: image.height).intersection(clip)
+        guard !r.isEmpty else { return }
+        let opaqueSource = image.format == .xrgb8888
+        let outMask: UInt32 = target.format == .xrgb8888 ? 0x00FF_FFFF : 0xFFFF_FFFF
+        let dstAlpha: UInt32 = outMask == 0x00FF_FFFF ? 0xFF00_0000 : 0
+        for row in r.minY..<r.maxY {
+            let src = image.row(row - y) + (r.minX - x), dst = target.row(row) + r.minX
+            for i in 0..<r.width {
+                var p = src[i]
+                if opaqueSource { p |= 0xFF00_0000 }
+                if alpha < 255 { p = scalePixel(p, by: alpha) }
+                if p >> 24 == 255 { dst[i] = p & outMask } else if p != 0 {
+                    dst[i] = sourceOver(p, dst[i] | dstAlpha) & outMask
+                }
+            }
+        }
+    }
+}
+
 /// Linear interpolation of premultiplied pixels, `t` in 0...256, two channels at a time.
 @inlinable @inline(__always)
 func lerpPixel(_ a: UInt32, _ b: UInt32, _ t: UInt32) -> UInt32 {

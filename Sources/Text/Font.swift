@@ -23,7 +23,7 @@ public final class Font {
     private var shapes: [ShapeKey: ShapedText] = [:]
     private var truncations: [TruncationKey: String] = [:]
     /// Each text's first strong direction (nil: none), asked by every row every frame.
-    private var strongDirections: [String: TextDirection?] = [:]
+    private var strongDirections: [TextKey: TextDirection?] = [:]
     private let buffer = HarfBuzzBuffer()
 
     /// Entries each cache keeps; a cache is emptied whole when it reaches it.
@@ -141,16 +141,16 @@ public final class Font {
     /// Which way `text` runs: as its first strong character, or `otherwise` when it has none (a
     /// label of digits or emoji on a right-to-left screen runs right to left).
     public func direction(of text: String, otherwise: TextDirection = .leftToRight) -> TextDirection {
-        if let known = strongDirections[text] { return known ?? otherwise }
+        if let known = strongDirections[TextKey(text: text)] { return known ?? otherwise }
         let found = Bidi.firstStrongDirection(text.unicodeScalars.prefix(Self.maximumScalars).map(\.value))
         if strongDirections.count >= Self.layoutCacheLimit { strongDirections.removeAll(keepingCapacity: true) }
-        strongDirections[text] = found
+        strongDirections[TextKey(text: text)] = found
         return found ?? otherwise
     }
 
     /// `text` shaped at `size`: cached by (text, size, direction), so a label costs one shaping.
     public func shape(_ text: String, size: Double, direction: TextDirection = .auto) -> ShapedText {
-        let key = ShapeKey(text: text, size64: Self.size64(size), direction: direction)
+        let key = ShapeKey(text: TextKey(text: text), size64: Self.size64(size), direction: direction)
         if let cached = shapes[key] { return cached }
         let result = uncachedShape(text, size64: key.size64, direction: direction)
         if shapes.count >= Self.layoutCacheLimit { shapes.removeAll(keepingCapacity: true) }
@@ -162,7 +162,7 @@ public final class Font {
     /// dropped from its logical end and an ellipsis put there (which is the left in right-to-left
     /// text), never inside a cluster (an emoji sequence, a letter and its marks).
     public func truncated(_ text: String, size: Double, maxWidth: Double) -> String {
-        let key = TruncationKey(text: text, size64: Self.size64(size), maxWidth: maxWidth)
+        let key = TruncationKey(text: TextKey(text: text), size64: Self.size64(size), maxWidth: maxWidth)
         if let cached = truncations[key] { return cached }
         let result = uncachedTruncation(text, size: size, maxWidth: maxWidth)
         if truncations.count >= Self.layoutCacheLimit { truncations.removeAll(keepingCapacity: true) }
@@ -348,14 +348,28 @@ struct TextRun {
     var script: UInt32
 }
 
-struct ShapeKey: Hashable {
+/// A string as a cache key, by its UTF-8 bytes: `String`'s own equality is canonical equivalence,
+/// under which "e\u{301}" and "é" are one key although they shape to different clusters, and its
+/// hash normalizes non-ASCII text first (about 3x slower per lookup, every row every frame).
+struct TextKey: Hashable {
     var text: String
+
+    static func == (a: TextKey, b: TextKey) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+
+    func hash(into hasher: inout Hasher) {
+        var copy = text
+        copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
+
+struct ShapeKey: Hashable {
+    var text: TextKey
     var size64: Int
     var direction: TextDirection
 }
 
 struct TruncationKey: Hashable {
-    var text: String
+    var text: TextKey
     var size64: Int
     var maxWidth: Double
 }

@@ -40,8 +40,7 @@ extension Canvas {
                                     opacity: opacity, transform: nil)
                 } else if let bitmap = face.bitmap(g.glyph, size64: key64) {
                     if let image = bitmap.color {
-                        draw(image, in: Rect(x: Double(penX + bitmap.left), y: Double(penY + bitmap.top),
-                                             width: Double(bitmap.width), height: Double(bitmap.height)), opacity: opacity)
+                        composite(image, x: penX + bitmap.left, y: penY + bitmap.top, opacity: opacity)
                     } else {
                         blend(coverage: bitmap.coverage, width: bitmap.width, height: bitmap.height,
                               x: penX + bitmap.left, y: penY + bitmap.top, color: color, opacity: opacity)
@@ -62,8 +61,8 @@ extension Canvas {
                 fill(outline.path, color: color, opacity: opacity, transform: t)
             } else if let bitmap = face.bitmap(g.glyph, size64: key64), let image = bitmap.color {
                 let at = place.apply(Point(x: penX, y: g.y))
-                draw(image, in: Rect(x: (at.x + Double(bitmap.left)).rounded(), y: (at.y + Double(bitmap.top)).rounded(),
-                                     width: Double(bitmap.width), height: Double(bitmap.height)), opacity: opacity)
+                composite(image, x: Int((at.x + Double(bitmap.left)).rounded()), y: Int((at.y + Double(bitmap.top)).rounded()),
+                          opacity: opacity)
             }
         }
     }

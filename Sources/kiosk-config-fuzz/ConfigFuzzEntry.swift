@@ -39,28 +39,6 @@ func checkConfigReader(_ bytes: [UInt8]) -> KioskConfig? {
     return check.config
 }
 
-/// Debian 12's FriBidi (1.0.8) writes out of bounds on some texts with more embedding and isolate
-/// initiators than its depth limit can hold and unmatched PDIs: a PDI takes `isolate_level` to -1
-/// and `fribidi_get_par_embedding_levels_ex` indexes a stack array with it (fixed upstream in
-/// 1.0.11, commit 441c173; reproducer Tests/fuzz/config-corpus/text-fribidi-isolate-underflow.toml,
-/// which crashes `kiosk render`). Text/Bidi.swift does not guard against it yet, so that the fuzzer
-/// can look for anything else, a text with more than 60 initiators (the fewest that can pass the
-/// depth limit of 125 is 62) loses its explicit bidi controls here. Remove this when Bidi.swift
-/// guards itself; `KIOSK_FUZZ_UNGUARDED_BIDI=1` turns it off.
-func withoutFriBidiIsolateUnderflow(_ text: String) -> String {
-    guard !fuzzUnguardedBidi else { return text }
-    let initiators: ClosedRange<UInt32> = 0x202A...0x202E, isolates: ClosedRange<UInt32> = 0x2066...0x2069
-    var count = 0
-    for s in text.unicodeScalars where (initiators.contains(s.value) && s.value != 0x202C) || (isolates.contains(s.value) && s.value != 0x2069) {
-        count += 1
-    }
-    guard count > 60 else { return text }
-    var out = String.UnicodeScalarView()
-    out.append(contentsOf: text.unicodeScalars.lazy.filter { !initiators.contains($0.value) && !isolates.contains($0.value) })
-    return String(out)
-}
-
-nonisolated(unsafe) let fuzzUnguardedBidi = getenv("KIOSK_FUZZ_UNGUARDED_BIDI").map { String(cString: $0) == "1" } ?? false
 
 /// One font for the whole run, as the kiosk has one theme font: DejaVu Sans with fontconfig's
 /// fallbacks and colour emoji. Its caches fill as inputs come (bounded: `Font.layoutCacheLimit`
@@ -73,9 +51,8 @@ nonisolated(unsafe) let fuzzFrame: PixelBuffer? = try? PixelBuffer(width: 96, he
 /// at most `Font.maximumScalars` code points shaped, finite positions, every glyph from a face the
 /// font has and pointing into the shaped text, a truncation that is the text itself or fits
 /// (a prefix with an ellipsis, or nothing).
-func checkTextPath(_ unguardedText: String) {
+func checkTextPath(_ text: String) {
     guard let font = fuzzFont, let frame = fuzzFrame else { return }
-    let text = withoutFriBidiIsolateUnderflow(unguardedText)
     let canvas = Canvas(frame)
     let faceCount = font.facePaths.count
     for (size, direction) in [(11.0, TextDirection.auto), (24.0, TextDirection.rightToLeft)] {

@@ -135,6 +135,14 @@ import Testing
         #expect(Bidi.withinFriBidisDepth(Array(text.unicodeScalars.map(\.value))).allSatisfy { !Bidi.isExplicitControl($0) })
     }
 
+    /// Canonically equivalent strings are different texts to shape: their clusters index different code points.
+    @Test func cacheKeysAreTheBytesNotCanonicalEquivalence() {
+        let decomposed = font.shape("e\u{301}", size: 20), composed = font.shape("\u{E9}", size: 20)
+        #expect(decomposed.scalarCount == 2 && composed.scalarCount == 1)
+        #expect(TextKey(text: "e\u{301}") != TextKey(text: "\u{E9}"))
+        #expect(TextKey(text: "قهوة") == TextKey(text: "قهوة"))
+    }
+
     @Test func steadyFramesShapeAndRasterizeNothing() throws {
         let buffer = try PixelBuffer(width: 300, height: 60)
         let canvas = Canvas(buffer)
