@@ -25,6 +25,8 @@ class Result:
         self.serial = serial
         self.failures = []
         self.notes = []
+        # The host files put on the guest's PATH, by name (e.g. "kiosk"): what the guest ran.
+        self.payload = {}
 
     # Files that came back from the guest's /results.
     def path(self, name):
@@ -77,9 +79,9 @@ class Result:
     def note(self, msg):
         self.notes.append(msg)
 
-    def host(self, *cmd, check=True):
+    def host(self, *cmd, check=True, env=None):
         """Runs a host command (e.g. a reference renderer); its output as text."""
-        r = subprocess.run([str(c) for c in cmd], text=True, capture_output=True)
+        r = subprocess.run([str(c) for c in cmd], text=True, capture_output=True, env=env)
         if check and r.returncode != 0:
             raise CheckFailed(f"host command {' '.join(map(str, cmd))} exited {r.returncode}:\n{r.stderr[-2000:]}")
         return r

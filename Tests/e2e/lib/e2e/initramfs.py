@@ -1,9 +1,11 @@
 """The fast-mode guest: a busybox initramfs in two archives the kernel unpacks in turn.
 
-base.cpio (cached): busybox, the kernel modules, udev with its rules, libinput's data, fonts.
+base.cpio (cached): busybox, the kernel modules, udev with its rules, libinput's data, the
+device's fonts with fontconfig's configuration and a warm fontconfig cache.
 payload.cpio (every run, small): /init, the scenario, and the caller's binaries with
 their libraries. Keeping them apart means a new kiosk binary never rebuilds the base.
 """
+import fnmatch
 import os
 import shutil
 import subprocess
@@ -13,7 +15,16 @@ from . import cache, rootfs
 from .rootfs import put, put_tree, put_with_libraries
 
 GUEST = cache.E2E_DIR / "guest"
-HOST_PACKAGES = ["busybox-static", "udev", "libinput-bin", "fonts-dejavu-core", "libc6"]
+# The fonts a device gets (scripts/apt-packages.txt) and fontconfig's configuration: the guest's
+# fontconfig must make the same choices as the host's, which renders the reference images.
+FONT_PACKAGES = ["fonts-dejavu-core", "fonts-noto-core", "fonts-wqy-microhei", "fonts-noto-color-emoji"]
+FONTCONFIG_PACKAGES = ["fontconfig", "fontconfig-config"]
+HOST_PACKAGES = ["busybox-static", "udev", "libinput-bin", "libc6", *FONT_PACKAGES, *FONTCONFIG_PACKAGES]
+# Which of those packages' font files go into the guest (shell patterns on the path); every
+# other file is left out. All of them: fontconfig then chooses among exactly a device's fonts.
+FONTS = ["/usr/share/fonts/*"]
+# Variables that change what fontconfig reads or the times it writes into a cache.
+FONTCONFIG_ENV = ("SOURCE_DATE_EPOCH", "FONTCONFIG_FILE", "FONTCONFIG_PATH", "FONTCONFIG_SYSROOT")
 
 # A fixed passwd/group (not the host's) so the image only changes when this file does;
 # `kiosk` is the unprivileged user the service will run as.
@@ -29,6 +40,18 @@ def host_versions():
     if r.returncode != 0:
         raise RuntimeError(f"host packages missing (run scripts/install-deps):\n{r.stderr}")
     return r.stdout
+
+
+def fontconfig_setup():
+    """/etc/fonts as configured here (its conf.d links are set by debconf, not by a package
+    version): names, link targets and contents, for the cache key."""
+    parts = []
+    for p in sorted(Path("/etc/fonts").rglob("*")):
+        if p.is_symlink():
+            parts.append(f"{p} -> {os.readlink(p)}")
+        elif p.is_file():
+            parts.append(f"{p}\n{p.read_text(errors='replace')}")
+    return "\n".join(parts)
 
 
 def build_base(out, kern):
@@ -59,7 +82,7 @@ def build_base(out, kern):
             put(root, p)
     put(root, GUEST / "99-kiosk-e2e-hotplug.rules", "/etc/udev/rules.d/99-kiosk-e2e-hotplug.rules")
     put_tree(root, "/usr/share/libinput")
-    put_tree(root, "/usr/share/fonts/truetype/dejavu")
+    put_fonts(root)
     shutil.copytree(kern / "modules", root, dirs_exist_ok=True, symlinks=True)
     (root / "etc/kiosk-e2e").mkdir(parents=True)
     shutil.copy(kern / "modules.load", root / "etc/kiosk-e2e/modules.load")
@@ -69,9 +92,42 @@ def build_base(out, kern):
     shutil.rmtree(root)
 
 
+def package_files(packages):
+    """The regular files dpkg lists for packages (links and directories left out)."""
+    out = subprocess.run(["dpkg-query", "-L", *packages], check=True, text=True, capture_output=True).stdout
+    return sorted({Path(l) for l in out.splitlines() if l.startswith("/") and Path(l).is_file()
+                   and not Path(l).is_symlink()})
+
+
+def put_fonts(root):
+    """The FONTS of FONT_PACKAGES, fontconfig's configuration as installed here (/etc/fonts with
+    its conf.d links, /usr/share/fontconfig) and a cache that is valid in the guest, so that
+    fontconfig neither rescans the fonts nor looks for a writable cache directory there."""
+    for f in package_files(FONT_PACKAGES):
+        if any(fnmatch.fnmatch(str(f), p) for p in FONTS):
+            put(root, f)
+    shutil.copytree("/etc/fonts", root / "etc/fonts", symlinks=True)
+    shutil.copytree("/usr/share/fontconfig", root / "usr/share/fontconfig", symlinks=True)
+    # fontconfig trusts a directory's cache only while the directory's mtime, nanoseconds
+    # included, is what it was when the cache was written. The kernel gives unpacked
+    # directories the archive's mtime in whole seconds: so whole seconds here too (the host
+    # directory's), before fc-cache writes the cache, and nothing may touch them afterwards.
+    fonts = root / "usr/share/fonts"
+    for d in sorted(p for p in fonts.rglob("*") if p.is_dir()) + [fonts]:
+        host_dir = Path("/") / d.relative_to(root)
+        t = int(host_dir.stat().st_mtime)
+        os.utime(d, (t, t))
+    (root / "var/cache/fontconfig").mkdir(parents=True, exist_ok=True)
+    # --sysroot: fonts and configuration from the guest tree, cache files named and filled with
+    # the guest's paths (as a device's fc-cache would). Without SOURCE_DATE_EPOCH, which would
+    # put another time into the cache than the guest's fontconfig compares with.
+    env = {k: v for k, v in os.environ.items() if k not in FONTCONFIG_ENV}
+    subprocess.run(["fc-cache", "--system-only", f"--sysroot={root}"], check=True, capture_output=True, env=env)
+
+
 def base(kern):
     """The cached base archive for kernel entry kern."""
-    key = cache.key_of(kern.name, host_versions(), Path(__file__), Path(rootfs.__file__),
+    key = cache.key_of(kern.name, host_versions(), fontconfig_setup(), Path(__file__), Path(rootfs.__file__),
                        GUEST / "99-kiosk-e2e-hotplug.rules")
     return cache.entry("initramfs", key, lambda out: build_base(out, kern), "base initramfs") / "base.cpio"
 

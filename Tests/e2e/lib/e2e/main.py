@@ -49,12 +49,13 @@ def parse_args(argv):
 
 
 HOST_TOOLS = ["qemu-system-x86_64", "cpio", "udevadm", "gcc", "make", "modprobe", "depmod", "apt-get",
-              "apt-cache", "dpkg", "ldd"]
+              "apt-cache", "dpkg", "ldd", "fc-cache"]
 
 
 def preflight():
     missing = [t for t in HOST_TOOLS if not shutil.which(t)]
-    missing += [f for f in ("/bin/busybox", "/usr/share/libinput", "/usr/share/fonts/truetype/dejavu")
+    missing += [f for f in ("/bin/busybox", "/usr/share/libinput", "/usr/share/fonts/truetype/dejavu",
+                            "/etc/fonts/fonts.conf")
                 if not Path(f).exists()]
     if missing:
         raise SystemExit(f"e2e: missing on the host: {', '.join(missing)}; run scripts/install-deps")
@@ -187,6 +188,7 @@ def run_scenario(sc, args, guest, payload_files, results_root):
     if not got:
         return ["the guest returned no results (results disk empty)"], boot.serial
     r = Result(sc.name, out / "files", boot.serial)
+    r.payload = {Path(f).name: Path(f) for f in payload_files}
     if not sc.ends:  # else guest.sh never exits: the shutdown ends it
         guest_rc = r.text("guest.rc").strip()
         if guest_rc != "0":

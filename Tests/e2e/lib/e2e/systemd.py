@@ -13,12 +13,14 @@ from pathlib import Path
 
 from . import cache, rootfs
 from .cache import log
-from .initramfs import GUEST
+from .initramfs import FONTCONFIG_ENV, GUEST
 from .rootfs import put
 
 SUITE = "bookworm"
 PACKAGES = ["systemd", "systemd-sysv", "udev", "libdrm2", "libinput10", "kmod", "libfreetype6",
-            "libpng16-16", "fonts-dejavu-core",
+            "libpng16-16", "libharfbuzz0b", "libfribidi0", "libfontconfig1",
+            # The fonts a device gets (scripts/apt-packages.txt); fontconfig's package caches them.
+            "fonts-dejavu-core", "fonts-noto-core", "fonts-wqy-microhei", "fonts-noto-color-emoji", "fontconfig",
             "dbus",  # dbus: systemd-run, logind, as on a real device
             # polkit 122 (JS rules): whether logind lets the kiosk user power off. polkitd
             # depends on default-logind, a virtual package debootstrap cannot resolve: named.
@@ -87,9 +89,25 @@ def build_image(out, tree, kern):
     jd.mkdir(parents=True, exist_ok=True)
     (jd / "kiosk-e2e.conf").write_text("[Journal]\nStorage=volatile\n")
     (root / "results").mkdir()
+    warm_fontconfig_cache(root)
     # The image is made from the tree directly: no loop device, no mount.
     run(["mkfs.ext4", "-q", "-F", "-L", "kiosk-root", "-d", root, out / "root.ext4", f"{IMAGE_MB}M"])
     run(["rm", "-rf", root])
+
+
+def warm_fontconfig_cache(root):
+    """fontconfig trusts a font directory's cache only while the directory's mtime, nanoseconds
+    included, is the one recorded in it; mkfs.ext4 -d keeps whole seconds. So: whole seconds
+    first, then the image's own fc-cache, as a device image must (else every start of the
+    kiosk scans the fonts again, and as its user says "No writable cache directories")."""
+    # The system font directories of Debian's /etc/fonts/fonts.conf (fontconfig-config creates
+    # the empty /usr/local/share/fonts; its cache is checked too).
+    for top in (root / "usr/share/fonts", root / "usr/local/share/fonts"):
+        for d in [top, *(p for p in top.rglob("*") if p.is_dir())] if top.is_dir() else []:
+            t = int(d.stat().st_mtime)
+            os.utime(d, (t, t))
+    env = {k: v for k, v in os.environ.items() if k not in FONTCONFIG_ENV}
+    run(["chroot", root, "fc-cache", "--system-only"], env=env)
 
 
 def image(kern):

@@ -1,4 +1,5 @@
-"""systemd guest: PID 1, modules loaded by systemd-modules-load, udev, a transient service."""
+"""systemd guest: PID 1, modules loaded by systemd-modules-load, udev, a transient service, a warm
+fontconfig cache."""
 
 
 def check(r):
@@ -16,3 +17,8 @@ def check(r):
     r.expect_rc("uinput", 0)
     failed = r.text("systemd-failed.txt")
     r.expect("0 loaded units listed" in failed, f"failed units:\n{failed}")
+    r.expect_rc("fc-list", 0)
+    r.expect(not r.text("fc-list.err").strip(), f"fontconfig complained as an unprivileged user:\n{r.text('fc-list.err')}")
+    fonts = r.lines("fc-list.out")
+    r.expect(any("NotoSansDevanagari" in f for f in fonts) and any("wqy-microhei" in f for f in fonts)
+             and any("NotoColorEmoji" in f for f in fonts), f"the device's fonts are not all listed ({len(fonts)} fonts)")

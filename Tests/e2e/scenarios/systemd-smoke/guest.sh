@@ -20,3 +20,7 @@ node=$(e2e_event_node "kiosk-e2e touch ts") || exit 1
 udevadm settle
 udevadm info "$node" > udev-touch.txt 2>&1
 e2e_uinput_stop
+
+# The image's fontconfig cache is valid: an unprivileged user without a writable cache directory
+# (as the kiosk's service user) lists the fonts from it, without a word on stderr.
+e2e_run fc-list setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent fc-list
