@@ -26,7 +26,7 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let check = ConfigReader(path: file).check()
-        for p in check.problems { Log.warning(p.description) }
+        for p in check.problems { Log.problem(p) }
         guard let config = check.config else {
             Log.error("\(file) is not valid; nothing rendered")
             throw ExitCode.failure
