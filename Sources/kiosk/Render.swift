@@ -13,7 +13,7 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Screen to render (default: the home screen).", valueName: "name")) var screen: String?
     @Flag(help: "Render every screen, into --out-dir.") var all = false
     @Option(help: ArgumentHelp("Output PNG (one screen).", valueName: "png")) var out: String?
-    @Option(help: ArgumentHelp("Output folder for --all (files are NAME.png).", valueName: "dir")) var outDir: String?
+    @Option(help: ArgumentHelp("Output folder for --all (files are NAME.png), created if missing.", valueName: "dir")) var outDir: String?
     @Option(help: ArgumentHelp("Panel size, WIDTHxHEIGHT.", valueName: "WxH")) var size = "800x480"
     @Option(help: ArgumentHelp("Panel rotation in degrees (default: the config's).", valueName: "degrees")) var rotation: Int?
 
@@ -35,6 +35,7 @@ struct Render: ParsableCommand {
         let turn = rotation.flatMap(DisplayRotation.init(degrees:)) ?? config.display.rotation
         let names = all ? config.screens.map(\.name) : [screen ?? config.home]
         let status = try failing {
+            if all { try PNGCodec.createFolder(outDir!) }
             for name in names {
                 guard config.screen(named: name) != nil else {
                     Log.error("no screen named \(name); screens: \(config.screens.map(\.name).joined(separator: ", "))")
