@@ -18,7 +18,7 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Panel rotation in degrees (default: the config's).", valueName: "degrees")) var rotation: Int?
 
     func validate() throws {
-        guard parseSize(size) != nil else { throw ValidationError("--size must look like 800x480") }
+        do { _ = try PanelSize(parsing: size) } catch { throw ValidationError(error.description) }
         if let rotation, DisplayRotation(degrees: rotation) == nil { throw ValidationError("--rotation must be 0, 90, 180 or 270") }
         if all { guard outDir != nil else { throw ValidationError("--all needs --out-dir") } }
         else { guard out != nil else { throw ValidationError("give --out FILE (or --all --out-dir DIR)") } }
@@ -31,7 +31,7 @@ struct Render: ParsableCommand {
             Log.error("\(file) is not valid; nothing rendered")
             throw ExitCode.failure
         }
-        let (w, h) = parseSize(size)!
+        let panel = try PanelSize(parsing: size)
         let turn = rotation.flatMap(DisplayRotation.init(degrees:)) ?? config.display.rotation
         let names = all ? config.screens.map(\.name) : [screen ?? config.home]
         let status = try failing {
@@ -42,7 +42,7 @@ struct Render: ParsableCommand {
                     return 1
                 }
                 let path = all ? "\(outDir!)/\(name).png" : out!
-                try renderScreen(config, name: name, width: w, height: h, rotation: turn, to: path)
+                try renderScreen(config, name: name, width: panel.width, height: panel.height, rotation: turn, to: path)
                 print(path)
             }
             return 0
