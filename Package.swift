@@ -103,11 +103,10 @@ let package = Package(
             path: "Sources/kiosk"
         ),
         // SDL2 for the desktop preview only (the device binary never links it): module map and shim header.
-        .systemLibrary(
-            name: "CSDL2",
-            pkgConfig: "sdl2",
-            providers: [.apt(["libsdl2-dev"])]
-        ),
+        // Not through pkg-config: sdl2.pc's Cflags carry -D_REENTRANT, which SwiftPM refuses with a
+        // warning on every build, and SDL needs nothing but the default include path
+        // (<SDL2/SDL.h>) and -lSDL2 (the module map). Debian: libsdl2-dev (scripts/apt-packages.txt).
+        .systemLibrary(name: "CSDL2"),
         // `kiosk-preview`: the same runtime, screens and reload on a desktop window (SDL2, X11 or Wayland).
         .executableTarget(
             name: "kiosk-preview",

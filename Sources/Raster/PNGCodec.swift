@@ -1,4 +1,9 @@
 import CPNG
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// PNG reading and writing through libpng's simplified API (`png_image`), which applies libpng's
 /// own transforms: palette expansion, grey to RGB, tRNS to alpha, 16 to 8 bits, de-interlacing.
@@ -74,13 +79,63 @@ public enum PNGCodec {
         image.width = UInt32(buffer.width)
         image.height = UInt32(buffer.height)
         image.format = hasAlpha ? PNGFormat.rgba : PNGFormat.rgb
+        // The file is opened here rather than by libpng, whose only word for a missing folder is
+        // strerror's; a path that cannot be written is then said plainly (see `cannotOpen`).
+        guard let file = fopen(path, "wb") else { throw cannotOpen(path, errno: errno) }
         let ok = bytes.withUnsafeBytes { raw in
-            png_image_write_to_file(&image, path, 0, raw.baseAddress, Int32(buffer.width * channels), nil)
+            png_image_write_to_stdio(&image, file, 0, raw.baseAddress, Int32(buffer.width * channels), nil)
         }
         let message = pngMessage(image)
         png_image_free(&image)
-        guard ok != 0 else { throw .png(call: "png_image_write_to_file(\(path))", message: message) }
+        let closed = fclose(file) == 0
+        guard ok != 0, closed else {
+            // As png_image_write_to_file does: no half-written file is left behind.
+            remove(path)
+            throw .png(call: "png_image_write_to_stdio(\(path))", message: ok != 0 ? "closing the file failed" : message)
+        }
     }
+
+    /// Creates the folder `path` and any missing parents (as `mkdir -p` does), for a folder PNG
+    /// files are to be written into; a folder that exists is fine. Throws `.cannotWrite` naming
+    /// the part of the path that is in the way.
+    public static func createFolder(_ path: String) throws(RasterError) {
+        guard !path.isEmpty else { throw .cannotWrite(path: path, reason: "no folder named") }
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
+            if mkdir(prefix, 0o755) == 0 { continue }
+            let error = errno
+            var info = stat()
+            if stat(prefix, &info) == 0 {
+                guard info.st_mode & S_IFMT == S_IFDIR else {
+                    throw .cannotWrite(path: path, reason: "\(prefix) exists and is not a folder")
+                }
+                continue
+            }
+            throw .cannotWrite(path: path, reason: "cannot create the folder \(prefix): \(errorText(error))")
+        }
+    }
+
+    /// Why `fopen(path, "wb")` failed, in words: a missing folder is named.
+    static func cannotOpen(_ path: String, errno error: Int32) -> RasterError {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        var info = stat()
+        switch error {
+        case ENOENT where stat(folder, &info) != 0:
+            return .cannotWrite(path: path, reason: "the folder \(folder) does not exist")
+        case ENOTDIR:
+            return .cannotWrite(path: path, reason: "a part of \(folder) is not a folder")
+        case EISDIR:
+            return .cannotWrite(path: path, reason: "it is a folder; give a file name")
+        default:
+            return .cannotWrite(path: path, reason: errorText(error))
+        }
+    }
+}
+
+private func errorText(_ error: Int32) -> String {
+    strerror(error).map { String(cString: $0) } ?? "errno \(error)"
 }
 
 /// Owns one `png_image` for the length of a decode, and frees it on every path out.

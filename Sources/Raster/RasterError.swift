@@ -11,6 +11,9 @@ public enum RasterError: Error, Equatable, Sendable, CustomStringConvertible {
     case imageTooLarge(name: String, width: Int, height: Int, limit: Int)
     /// A font named by family that fontconfig cannot provide.
     case fontNotFound(name: String, message: String)
+    /// A file or folder that cannot be written or created there, and why in words (a missing
+    /// folder, permissions), for `path` as the caller gave it.
+    case cannotWrite(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -20,6 +23,7 @@ public enum RasterError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .imageTooLarge(name, width, height, limit):
             return "\(name): \(width)x\(height) is larger than the \(limit)x\(limit) the kiosk decodes; scale it down"
         case let .fontNotFound(name, message): return "font \"\(name)\": \(message)"
+        case let .cannotWrite(path, reason): return "cannot write \(path): \(reason)"
         }
     }
 }

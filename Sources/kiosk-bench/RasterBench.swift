@@ -9,11 +9,19 @@ import Glibc
 /// Scene S1 (DESIGN.md §5) at 800x480 and 1920x1080 for each pattern: median ms per frame over
 /// `rasterFrames` frames, one line per case `s1 <pattern> <W>x<H> <a|b|c> <median-ms> <ratio-to-memcpy>`,
 /// where the memcpy is one copy of the whole frame measured in the same run.
-/// `--png DIR` (or KIOSK_BENCH_PNG=DIR) also writes each full frame to DIR/s1-<pattern>-<W>x<H>.png.
+/// `--png DIR` (or KIOSK_BENCH_PNG=DIR) also writes each full frame to DIR/s1-<pattern>-<W>x<H>.png
+/// (DIR is created if missing).
 func runRasterBenchmarks() {
     let args = CommandLine.arguments
     var pngDirectory: String? = getenv("KIOSK_BENCH_PNG").map { String(cString: $0) }
     if let i = args.firstIndex(of: "--png"), i + 1 < args.count { pngDirectory = args[i + 1] }
+    if let dir = pngDirectory {
+        // Created if missing (mkdir -p), rather than failing at the first frame in libpng's words.
+        do { try PNGCodec.createFolder(dir) } catch {
+            print("kiosk-bench: --png: \(error)")
+            exit(1)
+        }
+    }
     print("# s1 <pattern> <W>x<H> <a|b|c> <median-ms> <ratio-to-memcpy>; median of \(rasterFrames) frames each;")
     print("# the ratio is to the median of \(rasterFrames) frame memcpys measured just before the case")
     print("# a = full frame, b = background only, c = scroll step as the kiosk does it: the damaged rectangles")

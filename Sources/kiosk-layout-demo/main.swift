@@ -38,9 +38,13 @@ struct LayoutDemo: ParsableCommand {
     }
 
     func validate() throws {
-        let parts = size.split(separator: "x").compactMap { Double($0) }
-        guard parts.count == 2, parts.allSatisfy({ $0 >= 16 && $0 <= 16384 }) else {
-            throw ValidationError("--size must look like 800x480 (each side 16...16384)")
+        let sides = size.split(separator: "x", omittingEmptySubsequences: false)
+        let parts = sides.compactMap { Double($0) }
+        guard sides.count == 2, parts.count == 2, parts.allSatisfy(\.isFinite) else {
+            throw ValidationError("--size \"\(size)\" must look like 800x480 (WIDTHxHEIGHT)")
+        }
+        guard parts.allSatisfy({ $0 >= 16 && $0 <= 16384 }) else {
+            throw ValidationError("--size \(size) is too " + (parts.contains { $0 > 16384 } ? "large" : "small") + ": each side must be 16...16384")
         }
         guard items >= 1 && items <= 10_000_000 else { throw ValidationError("--items must be 1...10000000") }
         guard ArcEdge(rawValue: edge) != nil else { throw ValidationError("--edge must be left, right, top or bottom") }

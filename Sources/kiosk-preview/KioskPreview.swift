@@ -46,14 +46,8 @@ struct KioskPreview: ParsableCommand {
     @Option(help: ArgumentHelp("Write the status here (default: the config's status_file if its folder is writable, else $XDG_RUNTIME_DIR/kiosk-preview/status.json, else /tmp/kiosk-preview-UID/status.json).", valueName: "path"))
     var statusFile: String?
 
-    /// Largest window side accepted.
-    static let maximumSide = 16384
-
     func validate() throws {
-        guard let mode = ModeRequest(parsing: size), mode.refresh == nil,
-              mode.width <= Self.maximumSide, mode.height <= Self.maximumSide else {
-            throw ValidationError("--size must look like 800x480 (at most \(Self.maximumSide) a side)")
-        }
+        do { _ = try PanelSize(parsing: size) } catch { throw ValidationError(error.description) }
         if let rotation, DisplayRotation(degrees: rotation) == nil {
             throw ValidationError("--rotation must be 0, 90, 180 or 270")
         }
@@ -65,7 +59,7 @@ struct KioskPreview: ParsableCommand {
     }
 
     func run() throws {
-        let panel = ModeRequest(parsing: size)!
+        let panel = try PanelSize(parsing: size)
         let path = configPath
         var window: WindowOutput?
         let runtime: Runtime

@@ -32,6 +32,7 @@ struct Demo: ParsableCommand {
         guard Autopilot.Motion(rawValue: motion) != nil else { throw ValidationError("--motion must be auto, steps or none") }
         guard (1...100).contains(detentsPerItem) else { throw ValidationError("--detents-per-item must be 1...100") }
         if headlessOffset != nil, out == nil { throw ValidationError("--headless-offset needs --out") }
+        do { _ = try PanelSize(parsing: size) } catch { throw ValidationError(error.description) }
         if let flips, flips < 1 { throw ValidationError("--flips must be at least 1") }
     }
 
@@ -51,10 +52,11 @@ struct Demo: ParsableCommand {
         options.terminal = terminal
         let status = try failing {
             if let text = headlessOffset {
-                guard let offset = parseOffset(text), let (w, h) = parseSize(size) else {
-                    throw ValidationError("--headless-offset takes WHOLE or WHOLE+FRACTION, --size WxH")
+                guard let offset = parseOffset(text) else {
+                    throw ValidationError("--headless-offset takes WHOLE or WHOLE+FRACTION")
                 }
-                try Runtime.renderDemo(width: w, height: h, offset: offset, options: options, to: out!)
+                let panel = try PanelSize(parsing: size)
+                try Runtime.renderDemo(width: panel.width, height: panel.height, offset: offset, options: options, to: out!)
                 print(out!)
                 return 0
             }
@@ -71,10 +73,4 @@ func parseOffset(_ text: String) -> ScrollOffset? {
     guard parts.count == 2 else { return parts.count == 1 ? ScrollOffset(whole: whole) : nil }
     guard let f = Double(parts[1]), f >= 0, f < 1 else { return nil }
     return ScrollOffset(whole: whole, fraction: f)
-}
-
-func parseSize(_ text: String) -> (Int, Int)? {
-    let p = text.split(separator: "x").compactMap { Int($0) }
-    guard p.count == 2, p[0] > 0, p[1] > 0, p[0] <= 16384, p[1] <= 16384 else { return nil }
-    return (p[0], p[1])
 }

@@ -13,12 +13,12 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Screen to render (default: the home screen).", valueName: "name")) var screen: String?
     @Flag(help: "Render every screen, into --out-dir.") var all = false
     @Option(help: ArgumentHelp("Output PNG (one screen).", valueName: "png")) var out: String?
-    @Option(help: ArgumentHelp("Output folder for --all (files are NAME.png).", valueName: "dir")) var outDir: String?
+    @Option(help: ArgumentHelp("Output folder for --all (files are NAME.png), created if missing.", valueName: "dir")) var outDir: String?
     @Option(help: ArgumentHelp("Panel size, WIDTHxHEIGHT.", valueName: "WxH")) var size = "800x480"
     @Option(help: ArgumentHelp("Panel rotation in degrees (default: the config's).", valueName: "degrees")) var rotation: Int?
 
     func validate() throws {
-        guard parseSize(size) != nil else { throw ValidationError("--size must look like 800x480") }
+        do { _ = try PanelSize(parsing: size) } catch { throw ValidationError(error.description) }
         if let rotation, DisplayRotation(degrees: rotation) == nil { throw ValidationError("--rotation must be 0, 90, 180 or 270") }
         if all { guard outDir != nil else { throw ValidationError("--all needs --out-dir") } }
         else { guard out != nil else { throw ValidationError("give --out FILE (or --all --out-dir DIR)") } }
@@ -26,22 +26,23 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let check = ConfigReader(path: file).check()
-        for p in check.problems { Log.warning(p.description) }
+        for p in check.problems { Log.problem(p) }
         guard let config = check.config else {
             Log.error("\(file) is not valid; nothing rendered")
             throw ExitCode.failure
         }
-        let (w, h) = parseSize(size)!
+        let panel = try PanelSize(parsing: size)
         let turn = rotation.flatMap(DisplayRotation.init(degrees:)) ?? config.display.rotation
         let names = all ? config.screens.map(\.name) : [screen ?? config.home]
         let status = try failing {
+            if all { try PNGCodec.createFolder(outDir!) }
             for name in names {
                 guard config.screen(named: name) != nil else {
                     Log.error("no screen named \(name); screens: \(config.screens.map(\.name).joined(separator: ", "))")
                     return 1
                 }
                 let path = all ? "\(outDir!)/\(name).png" : out!
-                try renderScreen(config, name: name, width: w, height: h, rotation: turn, to: path)
+                try renderScreen(config, name: name, width: panel.width, height: panel.height, rotation: turn, to: path)
                 print(path)
             }
             return 0

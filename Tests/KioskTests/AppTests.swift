@@ -26,7 +26,8 @@ import Testing
         deinit { _ = try? FileManager.default.removeItem(atPath: dir) }
 
         func write(_ path: String, _ text: String, mode: Int = 0o644) {
-            FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: mode])
+            let written = FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: mode])
+            #expect(written, "could not write \(path)")
         }
 
         /// Replaces the config the way a fleet does: a temporary file renamed over it.

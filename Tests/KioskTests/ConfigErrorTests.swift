@@ -96,6 +96,72 @@ import Testing
         ])
     }
 
+    /// `kiosk render` and the runtime log each problem at its own level: an error as `error`, a
+    /// warning as `warning` (once: the level word is not repeated inside the message).
+    @Test func problemsAreLoggedAtTheirOwnLevel() throws {
+        let text = "home = \"main\"\n" + minimalConfig("""
+        [screens.spare]
+        style = "dial"
+
+        [[screens.spare.items]]
+        label = "Nowhere"
+        action = "screen"
+        screen = "missing"
+        """)
+        let scratch = ScratchDirectory()
+        let c = ConfigReader(path: scratch.write("kiosk.toml", text), displayName: "kiosk.toml").check()
+        #expect(!c.isValid)
+        let error = try #require(c.problems.errors.first)
+        let warning = try #require(c.problems.warnings.first)
+        #expect(error.logLevel == .error && warning.logLevel == .warning)
+        #expect(Log.line(error.logLevel, error.locatedMessage, journal: false)
+                == #"kiosk: error: kiosk.toml:14:10: screens.spare.items[0].screen: no screen named "missing"; screens: main, spare"# + "\n")
+        #expect(Log.line(warning.logLevel, warning.locatedMessage, journal: false)
+                == #"kiosk: warning: kiosk.toml:8:1: screens.spare: screen "spare" cannot be reached from home "main" (no item opens it)"# + "\n")
+        #expect(Log.line(error.logLevel, error.locatedMessage, journal: true).hasPrefix("<3>kiosk.toml:14:10: "))
+        #expect(Log.line(warning.logLevel, warning.locatedMessage, journal: true).hasPrefix("<4>kiosk.toml:8:1: "))
+        // check-config's own listing keeps its format: the severity in the message.
+        #expect(warning.description.hasPrefix("kiosk.toml:8:1: screens.spare: warning: screen"))
+    }
+
+    /// A screen whose item opens that same screen: a warning at the item (line and key path), so
+    /// a screen that only opens itself no longer passes silently; the config still loads.
+    @Test func screenThatOpensItselfIsAWarning() throws {
+        let text = """
+        home = "main"
+
+        [screens.main]
+        style = "arc"
+
+        [[screens.main.items]]
+        label = "Again"
+        action = "screen"
+        screen = "main"
+
+        [screens.other]
+        style = "list"
+
+        [[screens.other.sections]]
+        title = "S"
+
+        [[screens.other.sections.items]]
+        label = "Other again"
+        action = "screen"
+        screen = "other"
+        """
+        let scratch = ScratchDirectory()
+        let c = ConfigReader(path: scratch.write("kiosk.toml", text), displayName: "kiosk.toml").check()
+        #expect(c.isValid)
+        #expect(c.problems.map(\.description) == [
+            #"kiosk.toml:9:10: screens.main.items[0].screen: warning: opens the screen it is on ("main"): each press stacks another copy of it; name another screen, or use action = "back""#,
+            #"kiosk.toml:11:1: screens.other: warning: screen "other" cannot be reached from home "main" (no item opens it)"#,
+            #"kiosk.toml:20:10: screens.other.sections[0].items[0].screen: warning: opens the screen it is on ("other"): each press stacks another copy of it; name another screen, or use action = "back""#,
+        ], "got:\n\(c.report)")
+        // An item that opens another screen, or goes back, is not warned about.
+        let fine = ConfigReader(path: scratch.write("fine.toml", "home = \"main\"\n" + minimalConfig()), displayName: "fine.toml").check()
+        #expect(fine.problems.isEmpty, "\(fine.report)")
+    }
+
     @Test func everyStructuralOmissionIsNamed() {
         let scratch = ScratchDirectory()
         let text = """

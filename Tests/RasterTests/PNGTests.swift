@@ -55,6 +55,41 @@ import Testing
         }
     }
 
+    /// Writing into a folder that is not there names the folder instead of passing on libpng's
+    /// (strerror's) words, and leaves nothing behind.
+    @Test func writingIntoAMissingFolderSaysSo() throws {
+        let frame = try PixelBuffer(width: 2, height: 2)
+        let dir = "/tmp/kiosk-raster-png-missing-\(getpid())"
+        #expect(throws: RasterError.cannotWrite(path: "\(dir)/out/x.png", reason: "the folder \(dir)/out does not exist")) {
+            try PNGCodec.write(frame, to: "\(dir)/out/x.png")
+        }
+        #expect(RasterError.cannotWrite(path: "a/x.png", reason: "the folder a does not exist").description
+                == "cannot write a/x.png: the folder a does not exist")
+        #expect(access(dir, F_OK) != 0)
+    }
+
+    /// `createFolder` is `mkdir -p`: every missing parent, an existing folder is fine, and a file
+    /// in the way is named.
+    @Test func createFolderMakesEveryMissingParent() throws {
+        let root = "/tmp/kiosk-raster-png-folder-\(getpid())"
+        defer { for p in ["\(root)/a/b/c/x.png", "\(root)/a/b/c", "\(root)/a/b", "\(root)/a", "\(root)/file", root] { remove(p) } }
+        let frame = try PixelBuffer(width: 2, height: 2)
+        try PNGCodec.createFolder("\(root)/a/b/c")
+        try PNGCodec.createFolder("\(root)/a/b/c/")   // already there
+        try PNGCodec.write(frame, to: "\(root)/a/b/c/x.png")
+        #expect(try PNGCodec.read(path: "\(root)/a/b/c/x.png").width == 2)
+        try PNGCodec.write(frame, to: "\(root)/file")
+        #expect(throws: RasterError.cannotWrite(path: "\(root)/file/d", reason: "\(root)/file exists and is not a folder")) {
+            try PNGCodec.createFolder("\(root)/file/d")
+        }
+        #expect(throws: RasterError.cannotWrite(path: "\(root)/file/x.png", reason: "a part of \(root)/file is not a folder")) {
+            try PNGCodec.write(frame, to: "\(root)/file/x.png")
+        }
+        #expect(throws: RasterError.cannotWrite(path: "\(root)/a", reason: "it is a folder; give a file name")) {
+            try PNGCodec.write(frame, to: "\(root)/a")
+        }
+    }
+
     @Test func missingFileIsAClearError() {
         #expect(throws: RasterError.self) { try PNGCodec.read(path: "/nonexistent/kiosk.png") }
         do { _ = try PNGCodec.read(path: "/nonexistent/kiosk.png") } catch {

@@ -42,12 +42,12 @@ extension Runtime {
         startup.mark("config")
         var config: KioskConfig
         if var good = check.config {
-            for p in check.problems { Log.warning(p.description) }
+            for p in check.problems { Log.problem(p) }
             try adjust(&good)
             config = good
         } else {
             // Never a blank screen and never a restart loop: show what is wrong.
-            for p in check.problems { Log.error(p.description) }
+            for p in check.problems { Log.problem(p) }
             Log.error("\(configPath) is not usable; showing the rescue screen until it is fixed")
             config = KioskConfig.rescue(problems: check.problems)
         }

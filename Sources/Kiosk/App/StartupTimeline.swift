@@ -53,7 +53,7 @@ public struct StartupTimeline {
         defer { fclose(f) }
         var buffer = [CChar](repeating: 0, count: 1024)
         guard fgets(&buffer, Int32(buffer.count), f) != nil else { return nil }
-        let line = String(cString: buffer)
+        let line = buffer.withUnsafeBytes { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         // The command name (field 2) may contain spaces and parentheses: count after the last ')'.
         guard let close = line.lastIndex(of: ")") else { return nil }
         let fields = line[line.index(after: close)...].split(separator: " ")

@@ -90,10 +90,33 @@ public struct ConfigProblem: Hashable, Sendable, CustomStringConvertible {
     /// `kiosk.toml:12:7: screens.main.items[3].command: "/usr/bin/nonexistent" does not exist`,
     /// with `warning: ` before the message for warnings. One line: newlines in messages are escaped.
     public var description: String {
+        located(severity == .warning ? "warning: " + message : message)
+    }
+
+    /// `kiosk.toml:12:7: screens.main: message` without the severity: for a log line, whose level
+    /// already says it (`kiosk: warning: ...`).
+    public var locatedMessage: String { located(message) }
+
+    /// The log level this problem is logged at: an error as an error, a warning as a warning.
+    public var logLevel: Log.Level {
+        switch severity {
+        case .error: .error
+        case .warning: .warning
+        }
+    }
+
+    private func located(_ text: String) -> String {
         let place = location.description
         let prefix = place.isEmpty ? file : file + ":" + (location.line == nil ? " " : "") + place
-        let text = (severity == .warning ? "warning: " : "") + message
         return prefix + ": " + text.replacingNewlines()
+    }
+}
+
+extension Log {
+    /// Logs a config problem at its own level (`kiosk: error: kiosk.toml:3:1: ...` or
+    /// `kiosk: warning: ...`), whether or not the config as a whole is usable.
+    public static func problem(_ problem: ConfigProblem) {
+        write(problem.logLevel, problem.locatedMessage)
     }
 }
 

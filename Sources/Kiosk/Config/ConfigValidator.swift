@@ -179,7 +179,15 @@ private struct ValidationRun {
                 fail(sectionPath.appending("items"), "section has no items")
             }
             for (i, item) in section.items.enumerated() {
-                checkItem(item, at: sectionPath.appending("items").appending(index: i), names: names)
+                let itemPath = sectionPath.appending("items").appending(index: i)
+                checkItem(item, at: itemPath, names: names)
+                // Works (another copy of the screen, with a Back button), so only a warning: a
+                // config that loaded before still loads. On a home screen whose items all do this,
+                // nothing leads anywhere.
+                if case .screen(let target) = item.action, target == screen.name {
+                    warn(itemPath.appending("screen"), "opens the screen it is on (\"\(screen.name)\"): each press stacks another "
+                         + "copy of it; name another screen, or use action = \"back\"")
+                }
             }
         }
     }

@@ -66,7 +66,7 @@ public final class EvdevDials {
         guard got >= 0, Self.bit(relBits, REL_DIAL), !Self.bit(relBits, REL_X) else { return }
         var nameBytes = [CChar](repeating: 0, count: 128)
         _ = nameBytes.withUnsafeMutableBytes { ioctl(fd, Self.eviocgname(length: 127), $0.baseAddress!) }
-        let name = String(cString: nameBytes)
+        let name = nameBytes.withUnsafeBytes { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         // Evdev stamps events with CLOCK_REALTIME unless told otherwise; every other time in the
         // kiosk is CLOCK_MONOTONIC.
         var clock = Int32(CLOCK_MONOTONIC)

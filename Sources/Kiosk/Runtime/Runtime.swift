@@ -255,7 +255,7 @@ public final class Runtime {
             input.configure(app.config.input)
             Log.info("config reloaded (\(reason))")
         } else {
-            for p in check.problems { Log.error(p.description) }
+            for p in check.problems { Log.problem(p) }
             Log.error("config not applied (\(reason)); keeping the last good one")
         }
         notifier.notify("READY=1\nSTATUS=Showing \(app.currentScreen.config.name)")

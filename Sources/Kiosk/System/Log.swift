@@ -36,8 +36,12 @@ public enum Log {
 
     static func write(_ level: Level, _ message: String) {
         guard level <= threshold else { return }
-        let line = journal ? "<\(level.rawValue)>\(message)\n" : "kiosk: \(level.word): \(message)\n"
-        var bytes = Array(line.utf8)
+        var bytes = Array(line(level, message, journal: journal).utf8)
         _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// The line `write` puts on stderr: `kiosk: error: message`, or `<3>message` for the journal.
+    static func line(_ level: Level, _ message: String, journal: Bool) -> String {
+        journal ? "<\(level.rawValue)>\(message)\n" : "kiosk: \(level.word): \(message)\n"
     }
 }

@@ -15,14 +15,14 @@ from .cache import log
 from .check import CheckFailed, Result
 
 REPO = cache.E2E_DIR.parents[1]
-KIOSK_BUILD = "swift build -c release --static-swift-stdlib --product kiosk"
+KIOSK_BUILD = "swift build -c release --static-swift-stdlib --product kiosk --scratch-path .build-static"
 SERIAL_TAIL = 60
 
 HELP = f"""\
 Runs the VM scenarios under Tests/e2e/scenarios (all by default) in qemu with Debian's
 kernel, vkms and uinput. Exit status 0 only if every scenario passes.
 
-Payload: kiosk-uinput (always), .build/release/kiosk if it exists (build it with
+Payload: kiosk-uinput (always), .build-static/release/kiosk if it exists (build it with
 `{KIOSK_BUILD}`, or pass --build-kiosk), and any --payload FILE.
 Results: .build-e2e/results/<scenario>/ (serial.log and the files the guest returned).
 Cache: {cache.ROOT} (override with KIOSK_E2E_CACHE). KIOSK_E2E_ACCEL=kvm|tcg forces the accelerator.
@@ -37,8 +37,8 @@ def parse_args(argv):
     p.add_argument("--list", action="store_true", help="list the scenarios and exit")
     p.add_argument("--payload", action="append", default=[], metavar="FILE",
                    help="a host binary to put on the guest's PATH (with its libraries); repeatable")
-    p.add_argument("--kiosk", default=str(REPO / ".build/release/kiosk"), metavar="FILE",
-                   help="the kiosk binary (default: .build/release/kiosk)")
+    p.add_argument("--kiosk", default=str(REPO / ".build-static/release/kiosk"), metavar="FILE",
+                   help="the kiosk binary (default: .build-static/release/kiosk)")
     p.add_argument("--build-kiosk", action="store_true", help=f"run `{KIOSK_BUILD}` first")
     p.add_argument("--results", default=str(REPO / ".build-e2e/results"), metavar="DIR",
                    help="where each scenario's serial.log and returned files go")
