@@ -167,7 +167,8 @@ func runTextStartupBenchmarks() {
         guard let pipe = popen("'\(path)' --text-startup-once", "r") else { print("text-startup: popen failed"); return }
         var buffer = [CChar](repeating: 0, count: 4096)
         while fgets(&buffer, Int32(buffer.count), pipe) != nil {
-            let line = String(cString: buffer).trimmingNewline
+            let end = buffer.firstIndex(of: 0) ?? buffer.count
+            let line = String(decoding: buffer[..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self).trimmingNewline
             let parts = line.split(separator: " ")
             if parts.count == 2, let v = Double(parts[1]) {
                 let key = String(parts[0])
