@@ -36,8 +36,6 @@ public struct StatusDocument: Sendable {
             let dir = String(path[..<slash])
             if mkdir(dir, 0o755) != 0, errno != EEXIST { throw .last("mkdir \(dir)") }
         }
-        let temporary = path + ".tmp"
-        try writeFile(temporary, json)
-        try retryingInterrupts("rename \(temporary)") { rename(temporary, path) }
+        try writeFileAtomically(path, json)
     }
 }

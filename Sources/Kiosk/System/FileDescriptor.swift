@@ -38,3 +38,12 @@ public func writeFile(_ path: String, _ text: String) throws(SystemError) {
         done += n
     }
 }
+
+/// Writes `text` to a temporary file beside `path` and renames it over `path`, so a reader sees
+/// the old file or the new one, never half of one. The temporary's name ends in ".tmp", which
+/// node_exporter's textfile collector (*.prom) and readers of the status file ignore.
+public func writeFileAtomically(_ path: String, _ text: String) throws(SystemError) {
+    let temporary = path + ".tmp"
+    try writeFile(temporary, text)
+    try retryingInterrupts("rename \(temporary)") { rename(temporary, path) }
+}
