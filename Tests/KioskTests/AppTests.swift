@@ -45,6 +45,7 @@ import Testing
             home = "main"
             idle_timeout = 30
             status_file = "\(dir)/status.json"
+            metrics_file = "\(dir)/kiosk.prom"
 
             [background]
             pattern = "circles"
@@ -202,6 +203,20 @@ import Testing
         try Self.turn(runtime) { app.lastAction?.action == "spawn" && app.lastAction?.result.hasPrefix("exited") == true }
         #expect(sandbox.record("spawn") == ["spawn"])
         #expect(!output.isHandedOver, "a background program took the display")
+
+        // The metrics file follows, at most a second behind (the loop's timer writes what changed).
+        let metricsPath = sandbox.dir + "/kiosk.prom"
+        func metrics() -> String { (try? String(contentsOfFile: metricsPath, encoding: .utf8)) ?? "" }
+        try Self.turn(runtime) { metrics().contains(#"kiosk_actions_total{action="spawn",result="ok"} 1"#) }
+        let text = metrics()
+        for line in ["kiosk_up 1", "kiosk_config_generation 1", "kiosk_config_valid 1", #"kiosk_screen_info{screen="main"} 1"#,
+                     "kiosk_display_connected 1", #"kiosk_actions_total{action="exec",result="ok"} 1"#,
+                     #"kiosk_actions_total{action="spawn",result="ok"} 1"#] {
+            #expect(text.contains(line + "\n"), "\(line) not in:\n\(text)")
+        }
+        let frames = text.split(separator: "\n").first { $0.hasPrefix("kiosk_frames_total ") }?.split(separator: " ").last.flatMap { Int($0) }
+        #expect((frames ?? 0) > 0, "no frames counted in:\n\(text)")
+        #expect(!FileManager.default.fileExists(atPath: metricsPath + ".tmp"))
     }
 
     @Test func aProgramThatCannotStartShowsABannerAndTheMenuStays() throws {

@@ -19,6 +19,9 @@ public final class KioskApp: FrameSource {
     private(set) var stack: [MenuScreen] = []
     private var banner: (text: String, until: Double)?
     public private(set) var lastAction: (label: String, action: String, result: String)?
+    /// Actions by how they ended, for `kiosk_actions_total`: `screen`, `back` and `reload` when
+    /// chosen, the others when their program ends (or fails to start).
+    public private(set) var actionCounts: [ActionOutcome: Int] = [:]
     private var lastInputTime: Double
     private var now: Double
     /// Everything must be drawn (another screen, a banner came or went, a new config).
@@ -125,6 +128,7 @@ public final class KioskApp: FrameSource {
 
     public func effectFinished(_ effect: Effect, result: String, failed: Bool, now: Double) {
         lastAction = (effect.label, effect.kind, result)
+        actionCounts[ActionOutcome(effect.kind, failed: failed), default: 0] += 1
         statusChanged = true
         if failed { showBanner("\(effect.label): \(result)", now: now) }
     }
@@ -165,24 +169,30 @@ public final class KioskApp: FrameSource {
         case .screen(let name):
             guard let target = config.screen(named: name) else {
                 showBanner("No screen named \(name)", now: now)
+                actionCounts[ActionOutcome("screen", failed: true), default: 0] += 1
                 return
             }
             do {
                 stack.append(try ScreenFactory.make(target, resources: resources, showsBack: true))
                 screenShown()
                 lastAction = (item.label, "screen", "opened \(name)")
+                actionCounts[ActionOutcome("screen", failed: false), default: 0] += 1
             } catch {
                 showBanner("Cannot open \(name): \(error)", now: now)
+                actionCounts[ActionOutcome("screen", failed: true), default: 0] += 1
             }
         case .back:
             goBack()
             lastAction = (item.label, "back", "ok")
+            actionCounts[ActionOutcome("back", failed: false), default: 0] += 1
         case .exec(let command):
             ask(.exec(command, label: item.label), for: item, "started")
         case .spawn(let command):
             ask(.spawn(command, label: item.label), for: item, "started")
         case .reload:
+            // Its outcome is `kiosk_config_reloads_total`'s.
             ask(.reload, for: item, "requested")
+            actionCounts[ActionOutcome("reload", failed: false), default: 0] += 1
         case .poweroff:
             ask(.poweroff, for: item, "requested")
         case .reboot:

@@ -42,11 +42,16 @@ struct ConfigDecoder {
             idle = seconds > 0 ? seconds : nil
         }
         let status = top.string("status_file").map { resolve($0) } ?? KioskConfig.defaultStatusFile
+        var metrics = top.string("metrics_file")
+        if metrics == "" {
+            top.fail("metrics_file", "expected a path; leave the key out for no metrics")
+            metrics = nil
+        }
         let screenshot = top.string("screenshot_file").map { resolve($0) } ?? KioskConfig.defaultScreenshotFile
         top.finish()
         return KioskConfig(display: display, background: background, theme: theme, input: input,
                            home: home ?? screens.first?.name ?? "", screens: screens, idleTimeout: idle,
-                           statusFile: status, screenshotFile: screenshot)
+                           statusFile: status, metricsFile: metrics.map { resolve($0) }, screenshotFile: screenshot)
     }
 
     func resolve(_ path: String) -> String { ConfigValues.resolve(path, against: baseDirectory) }

@@ -73,6 +73,10 @@ private struct ValidationRun {
 
     mutating func check(_ config: KioskConfig) {
         if let idle = config.idleTimeout { range(idle, 0...604_800, "idle_timeout") }
+        // Works, but node_exporter's textfile collector would never read it.
+        if let metrics = config.metricsFile, !metrics.hasSuffix(".prom") {
+            warn("metrics_file", "node_exporter's textfile collector reads only *.prom files")
+        }
         checkTheme(config.theme)
         checkBackground(config.background, at: "background")
         checkInput(config.input)

@@ -19,13 +19,17 @@ public struct KioskConfig: Sendable, Equatable {
     public var idleTimeout: Double?
     /// JSON status for monitoring, rewritten atomically on every change.
     public var statusFile: String
+    /// Prometheus metrics (node_exporter's textfile collector), rewritten atomically at most once a
+    /// second; nil: none.
+    public var metricsFile: String?
     /// Where a screenshot request writes its PNG.
     public var screenshotFile: String
 
     public init(display: DisplayConfig = DisplayConfig(), background: BackgroundConfig = BackgroundConfig(),
                 theme: ThemeConfig = ThemeConfig(), input: InputConfig = InputConfig(), home: String,
                 screens: [ScreenConfig], idleTimeout: Double? = nil,
-                statusFile: String = KioskConfig.defaultStatusFile, screenshotFile: String = KioskConfig.defaultScreenshotFile) {
+                statusFile: String = KioskConfig.defaultStatusFile, metricsFile: String? = nil,
+                screenshotFile: String = KioskConfig.defaultScreenshotFile) {
         self.display = display
         self.background = background
         self.theme = theme
@@ -34,6 +38,7 @@ public struct KioskConfig: Sendable, Equatable {
         self.screens = screens
         self.idleTimeout = idleTimeout
         self.statusFile = statusFile
+        self.metricsFile = metricsFile
         self.screenshotFile = screenshotFile
     }
 

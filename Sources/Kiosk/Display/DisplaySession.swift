@@ -58,6 +58,7 @@ public final class DisplaySession: Output {
     private var modeSetCompletionQueued = false
     public var lastPresentedTime: Double? { output.lastFlipTime }
     public var name: String { "\(output.connector.name) \(output.mode)" }
+    public var isConnected: Bool { state != .disconnected }
     public var statistics: String {
         let gaps = output.vblankGaps.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
         return "flips=\(output.completedFlips) pending=\(output.flipPending ? 1 : 0) vblank_gaps=\(gaps.isEmpty ? "none" : gaps)"
@@ -179,6 +180,7 @@ public final class DisplaySession: Output {
             Log.info("\(info.name) disconnected; drawing stops until a display is connected")
             state = .disconnected
             retryTimer.disarm()
+            delegate?.outputConnectionChanged()
         default:
             break
         }

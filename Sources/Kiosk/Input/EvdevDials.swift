@@ -23,6 +23,10 @@ public final class EvdevDials {
     private weak var loop: EventLoop?
     private let deliver: (RawInputEvent) -> Void
     private var reportedFailures = Set<String>()
+    /// Told when a dial was added or removed.
+    public var devicesChanged: () -> Void = {}
+    /// Dials open now.
+    public var count: Int { dials.count }
 
     public init(deliver: @escaping (RawInputEvent) -> Void) throws(SystemError) {
         monitor = try UdevMonitor(subsystem: "input")
@@ -85,12 +89,14 @@ public final class EvdevDials {
         }
         dials[node] = dial
         Log.info("input device added: \(name) [\(node.split(separator: "/").last ?? "")] (dial, read from evdev)")
+        devicesChanged()
     }
 
     private func drop(_ node: String) {
         guard let dial = dials.removeValue(forKey: node) else { return }
         loop?.unwatch(dial.descriptor.rawValue)
         Log.info("input device removed: \(dial.name) [\(node.split(separator: "/").last ?? "")]")
+        devicesChanged()
         FreedMemory.returnToSystem()
     }
 

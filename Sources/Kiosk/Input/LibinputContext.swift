@@ -11,6 +11,8 @@ public final class LibinputContext {
     private let access: DeviceAccess
     /// Applied to every touch device as it appears (libinput's 6-float calibration matrix).
     public let calibration: [Float]?
+    /// The kinds ("touch", "pointer", ...) of each device libinput has added and not removed.
+    public private(set) var deviceKinds: [OpaquePointer: [String]] = [:]
 
     /// Opens devices for libinput and reports, once per device, those it cannot open.
     final class DeviceAccess {
@@ -86,6 +88,7 @@ public final class LibinputContext {
         case LIBINPUT_EVENT_DEVICE_REMOVED:
             let device = libinput_event_get_device(event)
             Log.info("input device removed: \(name(of: device))")
+            if let device { deviceKinds[device] = nil }
             if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TOUCH) != 0 {
                 events.append(.touchCancel(time: MonotonicClock.now()))
             }
@@ -132,6 +135,7 @@ public final class LibinputContext {
             (LIBINPUT_DEVICE_CAP_TOUCH, "touch"), (LIBINPUT_DEVICE_CAP_SWITCH, "switch"),
         ]
         for (cap, word) in known where libinput_device_has_capability(device, cap) != 0 { caps.append(word) }
+        deviceKinds[device] = caps
         var note = ""
         if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TOUCH) != 0, let m = calibration, m.count == 6,
            libinput_device_config_calibration_has_matrix(device) != 0 {

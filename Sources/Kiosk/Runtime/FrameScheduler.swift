@@ -20,6 +20,8 @@ public final class FrameScheduler: OutputDelegate {
     /// Frames handed to the output, and frames it reported on screen.
     public private(set) var presented = 0
     public private(set) var shown = 0
+    /// Time from starting a frame to the output taking it, for `kiosk_frame_draw_seconds`.
+    public private(set) var drawTime = Histogram(bounds: Histogram.frameDrawBounds)
     /// Told (from the loop) each time a frame reached the screen, with the count so far.
     var onShown: (Int) -> Void = { _ in }
     /// The oldest input not yet in a presented frame, and the input carried by the frame in flight.
@@ -61,6 +63,7 @@ public final class FrameScheduler: OutputDelegate {
     /// Draws and presents a frame if one is owed and the output can take it.
     func drawIfDue() {
         guard output.isReady, fullFrameOwed || source.needsFrame else { return }
+        let started = MonotonicClock.now()
         var full = fullFrameOwed
         if frame.width != output.logicalWidth || frame.height != output.logicalHeight {
             do {
@@ -79,6 +82,7 @@ public final class FrameScheduler: OutputDelegate {
         guard output.present(frame, damage: full ? [frame.bounds] : damage) else { return }
         fullFrameOwed = false
         presented += 1
+        drawTime.observe(MonotonicClock.now() - started)
         inFlightInput = unshownInput
         unshownInput = nil
         inFlightPosition = source.drawnPosition
@@ -102,6 +106,9 @@ public final class FrameScheduler: OutputDelegate {
         fullFrameOwed = true
         requestPass()
     }
+
+    /// Nothing to draw, but the metrics say whether a display is connected.
+    public func outputConnectionChanged() { requestPass() }
 
     /// One line per kind of input: median, 99th percentile and worst input-to-screen latency.
     var latencySummary: [String] {

@@ -10,6 +10,8 @@ final class InputPipeline {
     private let panel: () -> PanelGeometry
     /// Receives each device event that meant something to the menu, with what it meant.
     var deliver: (_ inputs: [MenuInput], _ event: RawInputEvent) -> Void = { _, _ in }
+    /// Told when a device came or went.
+    var devicesChanged: () -> Void = {}
     /// Another program has the input (an `exec` item): events are not read until `resume()`.
     private(set) var isSuspended = false
 
@@ -24,10 +26,14 @@ final class InputPipeline {
     /// Opens the seat's devices; their events arrive through `loop`.
     func start(seat: String, calibration: [Double]?, loop: EventLoop) {
         guard devices == nil else { return }
-        devices = InputDevices(seat: seat, calibration: calibration?.map { Float($0) }, loop: loop) { [unowned self] event in
-            self.route(event)
-        }
+        devices = InputDevices(seat: seat, calibration: calibration?.map { Float($0) }, loop: loop,
+                               deliver: { [unowned self] event in self.route(event) },
+                               devicesChanged: { [unowned self] in self.devicesChanged() })
+        devicesChanged()  // those present at start
     }
+
+    /// Devices read now, by kind (none before `start`).
+    var deviceKinds: [String: Int] { devices?.kindCounts ?? [:] }
 
     /// Events from a device that is not a seat's (a desktop window's mouse and keys).
     func route(_ event: RawInputEvent) {

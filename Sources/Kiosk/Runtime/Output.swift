@@ -32,9 +32,13 @@ public protocol Output: AnyObject {
     var name: String { get }
     /// Frames presented and completed, and any still queued, for the statistics at exit.
     var statistics: String { get }
+    /// False while the connector has no display (`kiosk_display_connected`); memory and window
+    /// outputs are always connected.
+    var isConnected: Bool { get }
 }
 
 extension Output {
+    public var isConnected: Bool { true }
     public var logicalWidth: Int { panel.logicalWidth }
     public var logicalHeight: Int { panel.logicalHeight }
 }
@@ -45,6 +49,12 @@ public protocol OutputDelegate: AnyObject {
     func outputPresented()
     /// The output shows nothing of ours (it came back, or changed size): draw everything.
     func outputNeedsFullFrame()
+    /// The display was disconnected (a reconnection asks for a full frame instead).
+    func outputConnectionChanged()
+}
+
+extension OutputDelegate {
+    public func outputConnectionChanged() {}
 }
 
 /// A panel's size in pixels and the rotation of the logical screen on it.

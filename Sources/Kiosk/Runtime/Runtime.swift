@@ -8,8 +8,8 @@ import Raster
 /// loop). Single-purpose owners do the work: `FrameScheduler` (frames and presentation),
 /// `InputPipeline` (devices to menu input), `ChildProcesses` (programs and exec handover),
 /// `ConfigService` (watching and loading the config file; absent for built-in configs), plus
-/// the status file, screenshots and the systemd watchdog here. When nothing moves, the process
-/// sleeps.
+/// the status and metrics files, screenshots and the systemd watchdog here. When nothing moves,
+/// the process sleeps.
 public final class Runtime {
     public struct Options: Sendable {
         /// Stop by itself after this many frames reached the screen (tests).
@@ -46,6 +46,11 @@ public final class Runtime {
     private let inputStartTimer: TimerSource
     private var startup: StartupTimeline
     private var screenChangesSeen: Int
+    /// Seconds since the Unix epoch at start, for `kiosk_start_time_seconds`.
+    private let startTime: Double
+    private var reloadsApplied = 0, reloadsRefused = 0
+    /// The config's `metrics_file`; nil: none (a reload may name another).
+    private var metricsFile: MetricsFile?
 
     /// Input is opened after the first frame is on screen: enumerating and opening the devices
     /// (udev, libinput) would otherwise delay the menu, and no one can touch a blank screen.
@@ -76,6 +81,9 @@ public final class Runtime {
         inputStartTimer = try TimerSource()
         input = InputPipeline(settings: app.config.input) { [unowned output] in output.panel }
         screenChangesSeen = app.screenChanges
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        startTime = Double(ts.tv_sec) + Double(ts.tv_nsec / 1_000_000) / 1e3
     }
 
     /// Runs until SIGTERM/SIGINT (or `exitAfterShownFrames`); puts the display back on the way out.
@@ -84,6 +92,11 @@ public final class Runtime {
         try start()
         try loop.run()
         notifier.notify("STOPPING=1")
+        if let metricsFile {
+            var last = metrics
+            last.up = false
+            metricsFile.flush(last)
+        }
         for line in frames.latencySummary { Log.info(line) }
         Log.info("frame stats presented=\(frames.presented) \(output.statistics)")
         return 0
@@ -99,6 +112,7 @@ public final class Runtime {
         }
         frames.onShown = { [unowned self] count in self.frameShown(count) }
         input.deliver = { [unowned self] inputs, event in self.received(inputs, from: event) }
+        input.devicesChanged = { [unowned self] in self.frames.requestPass() }
         try loop.watch(signals.descriptor.rawValue) { [unowned self] in self.signalsArrived() }
         try loop.watch(deadlineTimer.descriptor.rawValue) { [unowned self] in
             self.deadlineTimer.acknowledge()
@@ -150,7 +164,12 @@ public final class Runtime {
         // Not while a program has the display, even if the display came back meanwhile (a
         // hotplug while it runs): the output is not handed over in every state.
         if !children.hasDisplayOwner { frames.drawIfDue() }
-        if let due = app.nextDeadline { deadlineTimer.arm(after: due - now) } else { deadlineTimer.disarm() }
+        updateMetrics(now: now)
+        if let due = [app.nextDeadline, metricsFile?.nextWrite].compactMap({ $0 }).min() {
+            deadlineTimer.arm(after: due - now)
+        } else {
+            deadlineTimer.disarm()
+        }
         if app.statusChanged { writeStatus() }
     }
 
@@ -252,9 +271,11 @@ public final class Runtime {
     private func apply(_ loaded: LoadedConfig, reason: String) {
         let check = loaded.check
         if app.apply(check, assets: loaded.assets, now: MonotonicClock.now()) {
+            reloadsApplied += 1
             input.configure(app.config.input)
             Log.info("config reloaded (\(reason))")
         } else {
+            reloadsRefused += 1
             for p in check.problems { Log.problem(p) }
             Log.error("config not applied (\(reason)); keeping the last good one")
         }
@@ -262,6 +283,27 @@ public final class Runtime {
         frames.requestPass()
         // The old screens, fonts and icons are gone.
         FreedMemory.returnToSystem()
+    }
+
+    /// The metrics as their owners have them now.
+    private var metrics: KioskMetrics {
+        var m = KioskMetrics(startTime: startTime, configGeneration: app.generation, configValid: app.configValid,
+                             screen: app.currentScreen.config.name, displayConnected: output.isConnected)
+        m.reloadsApplied = reloadsApplied
+        m.reloadsRefused = reloadsRefused
+        m.inputDevices = input.deviceKinds
+        m.actions = app.actionCounts
+        m.framesPresented = frames.presented
+        m.frameDrawTime = frames.drawTime
+        return m
+    }
+
+    /// Called at every pass (every change passes through one): the file follows the config's
+    /// `metrics_file`, and is written when the values changed, at most once a second.
+    private func updateMetrics(now: Double) {
+        let path = app.config.metricsFile
+        if metricsFile?.path != path { metricsFile = path.map { MetricsFile(path: $0) } }
+        metricsFile?.update(metrics, now: now)
     }
 
     private func writeStatus() {
