@@ -83,20 +83,8 @@ func benchmarkSize(width: Int, height: Int, pngDirectory: String?) throws {
         }
         line("a") { _ in scene.render(on: canvas) }
         line("b") { _ in scene.drawBackground(on: canvas) }
-        var damage = DamageRegion()
-        var previous = 0.0
-        line("c") { i in
-            let offset = Double(i % 16) * 0.5
-            damage.removeAll()
-            for k in 0..<9 {
-                for o in [previous, offset] {
-                    if let r = scene.rowRect(k, offset: o) { damage.add(PixelRect(covering: r.insetBy(dx: -2, dy: -2)), within: frame.bounds) }
-                }
-            }
-            for r in damage.rects { frame.copyRows(from: shadow, rect: r) }
-            scene.drawMenu(on: canvas, offset: offset)
-            previous = offset
-        }
+        let stepper = ScrollStepper(scene, frame: frame, shadow: shadow)
+        line("c") { i in stepper.step(i) }
         line("c-full") { i in
             frame.copyRows(from: shadow, rect: frame.bounds)
             scene.drawMenu(on: canvas, offset: Double(i % 16) * 0.5)
