@@ -153,9 +153,15 @@ e2e_shutdown_by() {
     printf '[Unit]\nSuccessAction=none\nFailureAction=none\n' > "$E2E_UNIT_DROPIN/shutdown.conf"
     systemctl daemon-reload
     # Outside this unit's cgroup and without default dependencies: it lasts until
-    # systemd-shutdown's final kill, past everything the shutdown logs.
+    # systemd-shutdown's final kill, past everything the shutdown logs. It streams from a
+    # cursor taken now, not from whenever journalctl gets going: under TCG that can be after
+    # CMD's first lines (a CI run once lost the kiosk's "asked systemd to poweroff" so).
+    _sd_cursor=$(journalctl -n 1 --show-cursor --no-pager -q 2>/dev/null | sed -n 's/^-- cursor: //p')
+    _sd_from="-n 0"  # the cursor has no spaces: s=...;i=...;b=...
+    [ -n "$_sd_cursor" ] && _sd_from="--no-tail --after-cursor=$_sd_cursor"
+    # shellcheck disable=SC2086  # _sd_from is two words
     systemd-run --quiet --unit=kiosk-e2e-journal -p DefaultDependencies=no -p StandardOutput=tty \
-        -p TTYPath=/dev/ttyS0 journalctl -f -n 0 -o short-monotonic --no-pager ||
+        -p TTYPath=/dev/ttyS0 journalctl -f $_sd_from -o short-monotonic --no-pager ||
         e2e_log "e2e_shutdown_by: no journal on the console"
     echo "KIOSK-E2E: AWAITING-SHUTDOWN $_sd_kind"
     "$@"
