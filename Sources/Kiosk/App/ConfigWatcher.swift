@@ -4,41 +4,89 @@ import Glibc
 /// Notices the config file being replaced: inotify on its directory, so that both an atomic
 /// replacement (write a temporary file, rename it over) and an in-place rewrite are seen, and
 /// a file that is deleted and created again too.
+///
+/// The directory itself may be swapped: a fleet renames a symlink over it (`current ->
+/// releases/N`). So the directory's parent is watched for the directory's name as well; when
+/// that entry changes, the directory watch moves to what the name now points at (the old
+/// release's later changes, or its removal, are no longer the kiosk's business) and the change
+/// counts as the config's. A name that points at nothing leaves no directory watch until a
+/// later swap brings one back.
 public final class ConfigWatcher {
     public let path: String
     let descriptor: OwnedDescriptor
+    /// The config file's name, and the directory holding it as written (not resolved).
     let name: String
+    let directory: String
+    /// The directory's name in its parent; nil when the directory is `/`.
+    let directoryName: String?
+    private var directoryWatch: Int32 = -1
+    private var parentWatch: Int32 = -1
 
+    static let fileEvents = IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_ATTRIB
+    static let entryEvents = IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
+
+    /// Throws only when inotify itself cannot be had; a directory that cannot be watched yet
+    /// (missing, a dangling symlink) is watched once its name in the parent changes.
     public init(path: String) throws(SystemError) {
         self.path = path
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        directory = ConfigReader.directory(of: path)
+        name = path.split(separator: "/").last.map(String.init) ?? path
         let fd = try retryingInterrupts("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
         descriptor = OwnedDescriptor(taking: fd)
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_ATTRIB)
-        try retryingInterrupts("inotify_add_watch \(directory)") { inotify_add_watch(fd, directory, mask) }
+        if directory == "/" {
+            directoryName = nil
+        } else {
+            let slash = directory.lastIndex(of: "/")!
+            let parent = slash == directory.startIndex ? "/" : String(directory[..<slash])
+            directoryName = String(directory[directory.index(after: slash)...])
+            // IN_MASK_ADD: the parent may be the same inode as the directory (a link to ".").
+            parentWatch = try retryingInterrupts("inotify_add_watch \(parent)") {
+                inotify_add_watch(fd, parent, UInt32(Self.entryEvents | IN_MASK_ADD))
+            }
+        }
+        if !watchDirectory(), directoryName == nil {
+            throw .last("inotify_add_watch \(directory)")
+        }
     }
 
     public var fd: Int32 { descriptor.rawValue }
 
-    /// True if the events read concern the config file.
+    /// Watches what `directory` names now, dropping the watch on what it named before.
+    @discardableResult
+    private func watchDirectory() -> Bool {
+        let old = directoryWatch
+        let new = inotify_add_watch(descriptor.rawValue, directory, UInt32(Self.fileEvents | IN_MASK_ADD))
+        directoryWatch = new
+        if old >= 0, old != new, old != parentWatch { inotify_rm_watch(descriptor.rawValue, old) }
+        return new >= 0
+    }
+
+    /// True if the events read concern the config file: the file itself changed, or the
+    /// directory holding it was swapped.
     public func drain() -> Bool {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
         defer { buffer.deallocate() }
-        var concerned = false
+        var concerned = false, swapped = false
         while let n = try? descriptor.read(into: buffer), n > 0 {
             var at = 0
             let header = MemoryLayout<inotify_event>.size
             while at + header <= n {
+                let watch = buffer.loadUnaligned(fromByteOffset: at, as: Int32.self)
+                // Events were lost: whatever they were, look again.
+                if buffer.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self) & UInt32(IN_Q_OVERFLOW) != 0 { swapped = true }
                 let length = Int(buffer.loadUnaligned(fromByteOffset: at + 12, as: UInt32.self))
                 if length > 0, at + header + length <= n {
                     let bytes = UnsafeRawBufferPointer(rebasing: buffer[(at + header)..<(at + header + length)])
                     let eventName = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-                    if eventName == name { concerned = true }
+                    if watch == directoryWatch, eventName == name { concerned = true }
+                    if watch == parentWatch, eventName == directoryName { swapped = true }
                 }
                 at += header + length
             }
+        }
+        if swapped {
+            watchDirectory()
+            concerned = true
         }
         return concerned
     }

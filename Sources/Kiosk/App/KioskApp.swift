@@ -13,6 +13,9 @@ public final class KioskApp: FrameSource {
     /// False while running a rescue config or after an invalid reload kept the last good one.
     public private(set) var configValid: Bool
     public private(set) var configProblems: [ConfigProblem]
+    /// The file the running config was read from, symlinks of its directory resolved (which
+    /// release a fleet's `current` pointed at); nil for a built-in or rescue config.
+    public private(set) var configSource: String?
     public private(set) var width: Int
     public private(set) var height: Int
     private var resources: ScreenResources
@@ -41,9 +44,10 @@ public final class KioskApp: FrameSource {
 
     /// `assets` are `config`'s font and images when already loaded; without them they are loaded here.
     public init(config: KioskConfig, assets: LoadedAssets? = nil, valid: Bool = true, problems: [ConfigProblem] = [],
-                width: Int, height: Int, now: Double) throws {
+                source: String? = nil, width: Int, height: Int, now: Double) throws {
         self.config = config
         configValid = valid
+        configSource = source
         configProblems = problems
         self.width = width
         self.height = height
@@ -270,6 +274,7 @@ public final class KioskApp: FrameSource {
             config = new
             generation += 1
             configValid = true
+            configSource = check.source
             configProblems = check.problems
             banner = nil
             screenShown()
@@ -327,6 +332,7 @@ public final class KioskApp: FrameSource {
             ("generation", .int(generation)),
             ("config_valid", .bool(configValid)),
             ("config_errors", .array(configProblems.filter { $0.severity == .error }.map { .string($0.description) })),
+            ("config_source", configSource.map { .string($0) } ?? .null),
             ("screen", .string(screen.config.name)),
             ("screens", .array(screenNames.map { .string($0) })),
             ("selection", .int(screen.selectedIndex)),

@@ -54,6 +54,7 @@ extension Runtime {
         let output = try open(config)
         startup.mark("display")
         let app = try KioskApp(config: config, assets: check.isValid ? loaded.assets : nil, valid: check.isValid, problems: check.problems,
+                               source: check.isValid ? check.source : nil,
                                width: output.logicalWidth, height: output.logicalHeight, now: MonotonicClock.now())
         startup.mark("layout")
         return try Runtime(app: app, output: output, signals: signals, config: service,

@@ -4,6 +4,8 @@ import Glibc
 /// huge, binary or unreadable file gets a plain message instead of a parser's guess.
 public enum ConfigFileError: Error, Equatable, CustomStringConvertible {
     case unreadable(SystemError)
+    /// The file, or a folder on its way, is a symlink to nothing (a half-done or broken release swap).
+    case danglingSymlink(link: String, target: String)
     case notRegularFile(kind: String)
     case tooLarge(bytes: Int, limit: Int)
     case empty
@@ -16,6 +18,8 @@ public enum ConfigFileError: Error, Equatable, CustomStringConvertible {
         case .unreadable(let e):
             let text = strerror(e.errno).map { String(cString: $0) } ?? "errno \(e.errno)"
             return "cannot read the file (\(e.call.split(separator: " ").first ?? "open"): \(text))"
+        case .danglingSymlink(let link, let target):
+            return "cannot read the file: \(link) is a symlink to \"\(target)\", which does not exist"
         case .notRegularFile(let kind):
             return "is \(kind), not a regular file"
         case .tooLarge(let bytes, let limit):
@@ -64,6 +68,9 @@ public enum ConfigFileReader {
         do {
             file = try OwnedDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
         } catch {
+            if error.errno == ENOENT, let dangling = ConfigSource.danglingLink(in: path) {
+                throw .danglingSymlink(link: dangling.link, target: dangling.target)
+            }
             throw .unreadable(error)
         }
         var info = stat()

@@ -7,6 +7,9 @@ public struct ConfigCheck: Sendable {
     public var config: KioskConfig?
     /// Errors first, then warnings, each group in line order.
     public var problems: [ConfigProblem]
+    /// The file it was read from, its directory's symlinks resolved (`ConfigSource`); nil when
+    /// the bytes did not come from a file.
+    public var source: String? = nil
 
     public var isValid: Bool { config != nil }
 
@@ -23,6 +26,9 @@ public struct ConfigCheck: Sendable {
 /// Checked again and again (live reload), the text is parsed again only when it changed: inotify
 /// reports several events for one write, and parsing identical bytes again would be wasted work.
 /// Validation always runs again: a missing font may have been installed.
+///
+/// Each check pins the file's directory first (`ConfigSource`): the TOML and the images it names
+/// come from the same release even when a fleet swaps the directory's symlink meanwhile.
 public final class ConfigReader {
     public let path: String
     /// How messages name the file.
@@ -30,6 +36,9 @@ public final class ConfigReader {
     /// Overrides `$PATH` for finding bare command names.
     public let searchPath: String?
     private var lastText: String?
+    /// The directory `lastDecoded`'s relative paths were resolved against: the same text in
+    /// another release names other files.
+    private var lastDirectory: String?
     private var lastDecoded: Decoded?
     /// How many times the text was actually parsed; tells tests that the cache works.
     public private(set) var parseCount = 0
@@ -42,19 +51,22 @@ public final class ConfigReader {
 
     public func check() -> ConfigCheck {
         let decoded: Decoded
+        let source = ConfigSource.pin(path)
         do {
-            let text = try ConfigFileReader.read(path: path)
-            if let lastDecoded, text == lastText {
+            let text = try ConfigFileReader.read(path: source.file)
+            if let lastDecoded, text == lastText, source.directory == lastDirectory {
                 decoded = lastDecoded
             } else {
                 parseCount += 1
-                decoded = Self.decode(text: text, file: displayName, baseDirectory: Self.directory(of: path))
-                (lastText, lastDecoded) = (text, decoded)
+                decoded = Self.decode(text: text, file: displayName, baseDirectory: source.directory)
+                (lastText, lastDirectory, lastDecoded) = (text, source.directory, decoded)
             }
         } catch {
             return ConfigCheck(fileError: error, file: displayName)
         }
-        return ConfigCheck(validating: decoded, file: displayName, searchPath: searchPath)
+        var check = ConfigCheck(validating: decoded, file: displayName, searchPath: searchPath)
+        check.source = source.file
+        return check
     }
 
     /// Checks config `bytes` as if they were the file `file` in `baseDirectory`: the whole reader

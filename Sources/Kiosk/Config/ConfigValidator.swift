@@ -345,7 +345,12 @@ private struct ValidationRun {
     private func regularFileProblem(_ path: String, access mode: Int32, denied: (Int32) -> String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            return errno == ENOENT ? "\"\(path)\" does not exist" : "\"\(path)\": \(String(cString: strerror(errno)))"
+            let error = errno
+            guard error == ENOENT else { return "\"\(path)\": \(String(cString: strerror(error)))" }
+            if let dangling = ConfigSource.danglingLink(in: path) {
+                return "\"\(path)\" does not exist: \(dangling.link) is a symlink to \"\(dangling.target)\", which does not exist"
+            }
+            return "\"\(path)\" does not exist"
         }
         guard info.st_mode & S_IFMT == S_IFREG else { return "\"\(path)\" is not a regular file" }
         guard access(path, mode) == 0 else { return "\"\(path)\" \(denied(errno))" }

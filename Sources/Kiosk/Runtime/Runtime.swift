@@ -313,6 +313,9 @@ public final class Runtime {
             "config_path": config.map { .string($0.path) } ?? .null,
             "display": .string(output.name),
             "running": children.displayOwner.map { .string($0.effect.label) } ?? .null,
+            // A fleet tells a refused push from one not yet loaded by these going up.
+            "reloads_applied": .int(reloadsApplied),
+            "reloads_refused": .int(reloadsRefused),
         ])
         guard !path.isEmpty else { return }
         do {
