@@ -172,3 +172,32 @@ e2e_shutdown_by() {
     systemctl daemon-reload
     return 1
 }
+
+# e2e_ssh_up (`e2e-net: ssh`, run by run-scenario before guest.sh): the network card qemu's user
+# networking serves (10.0.2.15, fixed: no DHCP wait), the host's key for root, and sshd, whose
+# unit the image masks so that the other scenarios do not start it.
+e2e_ssh_up() {
+    mkdir -p /etc/systemd/network /root/.ssh
+    printf '[Match]\nType=ether\n\n[Network]\nAddress=10.0.2.15/24\nGateway=10.0.2.2\n' > /etc/systemd/network/10-kiosk-e2e.network
+    install -m 0600 /e2e/ssh/authorized_keys /root/.ssh/authorized_keys
+    systemctl unmask ssh.service ssh.socket >/dev/null 2>&1
+    systemctl start systemd-networkd.service ssh.service || { echo "KIOSK-E2E: FATAL ssh for the host did not start"; return 1; }
+    e2e_log "sshd up: $(systemctl show -p MainPID --value ssh.service)"
+}
+
+# e2e_host NAME [SECONDS]: hands over to the host (the scenario's host.py, `with h.step(NAME)`)
+# and waits up to SECONDS (default 600) for it to finish; returns the host's status (0: the
+# step went through; 1 also when host.py gave up), or 124 when the host never answered.
+e2e_host() {
+    _h_name=$1 _h_limit=${2:-600}
+    mkdir -p /run/kiosk-e2e-host
+    rm -f "/run/kiosk-e2e-host/$_h_name"
+    echo "KIOSK-E2E: HOST-STEP $_h_name"
+    _h_i=0
+    until [ -f "/run/kiosk-e2e-host/$_h_name" ]; do
+        [ -f /run/kiosk-e2e-host/ABORTED ] && { e2e_log "the host gave up before $_h_name"; return 1; }
+        _h_i=$((_h_i + 1)); [ "$_h_i" -ge $((_h_limit * 5)) ] && { e2e_log "the host did not finish $_h_name within ${_h_limit}s"; return 124; }
+        sleep 0.2
+    done
+    return "$(cat "/run/kiosk-e2e-host/$_h_name")"
+}

@@ -132,8 +132,9 @@ def base(kern):
     return cache.entry("initramfs", key, lambda out: build_base(out, kern), "base initramfs") / "base.cpio"
 
 
-def payload(out, scenario, files, env, init=GUEST / "init", with_libraries=True):
-    """The per-run archive: /init, /e2e/, /scenario/, /payload/bin/<files> and their libraries."""
+def payload(out, scenario, files, env, init=GUEST / "init", with_libraries=True, extra=None):
+    """The per-run archive: /init, /e2e/, /scenario/, /payload/bin/<files> and their libraries,
+    and extra: {guest path: text} (the run's ssh key)."""
     root = out / "payload-root"
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
@@ -148,6 +149,9 @@ def payload(out, scenario, files, env, init=GUEST / "init", with_libraries=True)
             put_with_libraries(root, f, Path("/payload/bin") / Path(f).name)
         else:
             put(root, f, Path("/payload/bin") / Path(f).name)
+    for where, text in (extra or {}).items():
+        (root / where.lstrip("/")).parent.mkdir(parents=True, exist_ok=True)
+        (root / where.lstrip("/")).write_text(text)
     (root / "etc/kiosk-e2e").mkdir(parents=True, exist_ok=True)
     (root / "etc/kiosk-e2e/env").write_text("".join(f"export {k}='{v}'\n" for k, v in env.items()))
     # Paths are usr-merged (usr/lib/...): no entry here replaces the base's bin -> usr/bin links.

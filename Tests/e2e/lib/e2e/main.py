@@ -10,7 +10,7 @@ import time
 import traceback
 from pathlib import Path
 
-from . import cache, initramfs, kernel, qemu, scenario, systemd, tools
+from . import cache, hoststep, initramfs, kernel, qemu, scenario, systemd, tools
 from .cache import log
 from .check import CheckFailed, Result
 
@@ -164,7 +164,24 @@ def run_scenario(sc, args, guest, payload_files, results_root):
     run_dir = out / ".run"
     run_dir.mkdir()
     env = {"E2E_SCENARIO": sc.name}
-    pl = initramfs.payload(run_dir, sc, payload_files, env, init=init, with_libraries=with_libs)
+    extra, ssh_port, while_running, host = {}, None, None, None
+    if sc.net:
+        ssh_port = hoststep.free_port()
+        key, public = hoststep.make_key(run_dir)
+        env["E2E_NET"] = sc.net
+        extra["/e2e/ssh/authorized_keys"] = public
+        if sc.host:
+            host = hoststep.Host(run_dir / "serial.log", out / "files/host", run_dir / "host", ssh_port, key,
+                                 {Path(f).name: Path(f) for f in payload_files}, args.timeout_scale)
+
+            def while_running():
+                thread = hoststep.start(sc.host, host)
+
+                def ended():
+                    host.stop.set()
+                    thread.join(60)
+                return ended
+    pl = initramfs.payload(run_dir, sc, payload_files, env, init=init, with_libraries=with_libs, extra=extra)
     initrd = run_dir / "initrd.cpio"
     with open(initrd, "wb") as f:
         for part in (base, pl):
@@ -172,19 +189,19 @@ def run_scenario(sc, args, guest, payload_files, results_root):
                 shutil.copyfileobj(src, f)
     boot = qemu.run(guest.kern / "vmlinux", initrd, run_dir, timeout=sc.timeout * args.timeout_scale,
                     memory_mb=sc.memory, disks=disks, verbose=args.verbose,
-                    silence=sc.silence * args.timeout_scale)
+                    silence=sc.silence * args.timeout_scale, ssh_port=ssh_port, while_running=while_running)
     shutil.move(str(run_dir / "serial.log"), out / "serial.log")
     if (run_dir / "diagnosis.txt").exists():
         shutil.move(str(run_dir / "diagnosis.txt"), out / "diagnosis.txt")
     got = qemu.extract_results(run_dir, out / "files")
     shutil.rmtree(run_dir)
-    failures = []
+    failures = list(host.failures) if host else []
     why = guest_verdict(boot.serial, boot, sc.ends)
     if why:
         if boot.stopped:
             why += f"\nwhat the guest was doing (from its agent; full: {out / 'diagnosis.txt'}):\n"
             why += summarize_diagnosis(boot.diagnosis)
-        return [why], boot.serial
+        return failures + [why], boot.serial
     if not got:
         return ["the guest returned no results (results disk empty)"], boot.serial
     r = Result(sc.name, out / "files", boot.serial)

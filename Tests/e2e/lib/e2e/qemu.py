@@ -111,10 +111,21 @@ def diagnose(agent):
     return answer if answer is not None else "(the agent started /e2e/diagnose but it did not finish within 70 s)\n"
 
 
-def run(kernel, initrd, run_dir, timeout, memory_mb=1024, append="", disks=(), verbose=False, silence=None):
+def nic_args(ssh_port):
+    """No network, or qemu's user networking with nothing but the host's loopback port
+    ssh_port forwarded to the guest's sshd (restrict=on: the guest reaches nothing outside)."""
+    if ssh_port is None:
+        return ["-nic", "none"]
+    return ["-nic", f"user,model=virtio-net-pci,restrict=on,hostfwd=tcp:127.0.0.1:{ssh_port}-:22"]
+
+
+def run(kernel, initrd, run_dir, timeout, memory_mb=1024, append="", disks=(), verbose=False, silence=None,
+        ssh_port=None, while_running=None):
     """Boots kernel+initrd with run_dir/results.img as the first virtio disk (/dev/vda), then
     disks (/dev/vdb...) as snapshots: the guest may write them, the files never change.
-    Stops the guest after timeout seconds, or after silence seconds without serial output."""
+    Stops the guest after timeout seconds, or after silence seconds without serial output.
+    ssh_port: forward that loopback port to the guest's port 22. while_running: called once
+    qemu has started; what it returns is called when qemu has ended (a host-side step)."""
     results_img = run_dir / "results.img"
     with open(results_img, "wb") as f:
         f.truncate(RESULTS_DISK_MB << 20)
@@ -122,7 +133,7 @@ def run(kernel, initrd, run_dir, timeout, memory_mb=1024, append="", disks=(), v
     agent_path = agent_socket_path(run_dir)
     mode = accel()
     cmd = ["qemu-system-x86_64", *accel_args(mode), "-M", "pc", "-m", str(memory_mb), "-smp", "2",
-           "-display", "none", "-no-reboot", "-vga", "none", "-nic", "none", "-monitor", "none",
+           "-display", "none", "-no-reboot", "-vga", "none", *nic_args(ssh_port), "-monitor", "none",
            "-serial", "stdio", "-kernel", str(kernel), "-initrd", str(initrd),
            "-drive", f"file={results_img},format=raw,if=virtio,cache=unsafe",
            "-device", "virtio-serial-pci,id=e2eser",
@@ -149,6 +160,7 @@ def run(kernel, initrd, run_dir, timeout, memory_mb=1024, append="", disks=(), v
 
         reader = threading.Thread(target=pump, daemon=True)
         reader.start()
+        ended = while_running() if while_running else None
         stopped, diagnosis = None, ""
         try:
             while proc.poll() is None:
@@ -170,6 +182,8 @@ def run(kernel, initrd, run_dir, timeout, memory_mb=1024, append="", disks=(), v
             proc.wait()
             raise
         finally:
+            if ended:
+                ended()
             agent.close()
             if agent_path.parent != run_dir:
                 agent_path.unlink(missing_ok=True)

@@ -9,6 +9,10 @@ guest.sh may start with header comments that configure the run:
     # e2e-ends: poweroff      the system shuts down by itself (poweroff or reboot; systemd
                               mode): guest.sh ends with e2e_shutdown_by, and the host wants
                               systemd's whole shutdown on the console instead of DONE
+    # e2e-net: ssh            a network card (qemu user networking) whose only way in is a
+                              free loopback port of the host forwarded to the guest's sshd,
+                              root reachable with a key made for the run (systemd mode); the
+                              scenario's host.py, if any, acts from the host while it runs
 """
 import re
 from pathlib import Path
@@ -27,6 +31,8 @@ class Scenario:
         self.timeout, self.memory, self.mode, self.needs = 180, 1024, "fast", []
         self.silence = 120
         self.ends = None
+        self.net = None
+        self.host = path / "host.py" if (path / "host.py").is_file() else None
         for line in self.guest.read_text().splitlines():
             m = re.match(r"#\s*e2e-(\w+):\s*(.*?)\s*$", line)
             if not m:
@@ -46,10 +52,18 @@ class Scenario:
                 if v not in ("poweroff", "reboot"):
                     raise ValueError(f"{self.guest}: e2e-ends: {v!r} (poweroff or reboot)")
                 self.ends = v
+            elif k == "net":
+                if v != "ssh":
+                    raise ValueError(f"{self.guest}: e2e-net: {v!r} (ssh)")
+                self.net = v
             else:
                 raise ValueError(f"{self.guest}: unknown header e2e-{k}")
         if self.ends and self.mode != "systemd":
             raise ValueError(f"{self.guest}: e2e-ends needs e2e-mode: systemd")
+        if self.net and self.mode != "systemd":
+            raise ValueError(f"{self.guest}: e2e-net needs e2e-mode: systemd")
+        if self.host and not self.net:
+            raise ValueError(f"{self.host}: a host step reaches the guest over ssh: add `# e2e-net: ssh`")
 
 
 def all_scenarios():

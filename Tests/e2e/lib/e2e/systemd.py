@@ -24,11 +24,16 @@ PACKAGES = ["systemd", "systemd-sysv", "udev", "libdrm2", "libinput10", "kmod", 
             "dbus",  # dbus: systemd-run, logind, as on a real device
             # polkit 122 (JS rules): whether logind lets the kiosk user power off. polkitd
             # depends on default-logind, a virtual package debootstrap cannot resolve: named.
-            "polkitd", "libpam-systemd"]
+            "polkitd", "libpam-systemd",
+            # Fleet management (scenario fleet-ansible): sshd and Python for Ansible (python3-apt
+            # for its apt module), and node_exporter, whose textfile collector serves the
+            # kiosk's metrics_file. Masked below; a scenario that wants them starts them.
+            "openssh-server", "python3", "python3-apt", "prometheus-node-exporter"]
 IMAGE_MB = 1024
 # Units that only slow a test boot down or write over the serial console.
 MASKED = ["serial-getty@ttyS0.service", "apt-daily.timer", "apt-daily-upgrade.timer",
-          "e2scrub_all.timer", "fstrim.timer", "systemd-timesyncd.service"]
+          "e2scrub_all.timer", "fstrim.timer", "systemd-timesyncd.service",
+          "ssh.service", "ssh.socket", "prometheus-node-exporter.service"]
 
 
 def mirror():
