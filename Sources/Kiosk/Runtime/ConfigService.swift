@@ -1,5 +1,6 @@
 /// Config watching: notices the file being replaced (inotify on its folder, settled for 100 ms
-/// since one replacement makes several events) or asked for again (SIGHUP, a menu item), and
+/// since one replacement makes several events), its folder being swapped (a renamed `current ->
+/// releases/N` symlink, `ConfigWatcher`) or asked for again (SIGHUP, a menu item), and
 /// has it loaded — read, checked, its font and images decoded — on the `ConfigLoadWorker`'s
 /// thread, so the loop goes on drawing and answering input meanwhile. A request made while a
 /// load runs supersedes it; only the newest file's result reaches `apply`.

@@ -1,0 +1,95 @@
+"""The fleet's side of fleet-ansible: builds the .deb from the kiosk binary the guest got, makes
+the config bundles, and runs packaging/ansible's example playbook against the guest at each of
+its `e2e_host` steps. Everything (bundles, inventory, each run's output and time) stays in
+files/host/ for check.py."""
+import os
+import shutil
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[4]
+sys.path.insert(0, str(REPO / "Tests/e2e/lib"))
+from e2e import png  # noqa: E402
+from e2e.hoststep import StepFailed  # noqa: E402
+
+METRICS = "/var/lib/prometheus/node-exporter/kiosk.prom"
+
+
+def bundle(dest, title, icons, edit=lambda text: text):
+    """The example config as a bundle: its title, metrics_file set, and the icons of `icons`."""
+    dest.mkdir(parents=True)
+    text = (REPO / "systemd/kiosk.toml").read_text()
+    text = text.replace('title = "Kiosk"', f'title = "{title}"', 1)
+    text = text.replace(f'# metrics_file = "{METRICS}"', f'metrics_file = "{METRICS}"', 1)
+    (dest / "kiosk.toml").write_text(edit(text))
+    shutil.copytree(icons, dest / "icons", symlinks=True)
+    return dest
+
+
+def inverted_icons(dest):
+    """The example's icons with every colour inverted (alpha kept): each icon changes."""
+    dest.mkdir(parents=True)
+    for f in sorted((REPO / "systemd/icons").glob("*.png")):
+        img = png.read(f)
+        px = bytearray(img.rgba)
+        for i in range(0, len(px), 4):
+            px[i], px[i + 1], px[i + 2] = 255 - px[i], 255 - px[i + 1], 255 - px[i + 2]
+        png.Image(img.width, img.height, px).save(dest / f.name)
+    return dest
+
+
+def host(h):
+    work = h.dir
+    r = h.run("build-deb", [REPO / "packaging/build-deb", "--binary", h.payload["kiosk"], "--version", "0.1.0",
+                            "--out", h.scratch / "deb"])
+    if r.returncode != 0:
+        raise StepFailed(f"packaging/build-deb exited {r.returncode} (files/host/build-deb.log)")
+    deb = next((h.scratch / "deb").glob("kiosk_*.deb"))
+    icons_a = REPO / "systemd/icons"
+    icons_b = inverted_icons(work / "icons-b")
+    bundles = work / "bundles"
+    a = bundle(bundles / "a", "Fleet A", icons_a)
+    b = bundle(bundles / "b", "Fleet B", icons_b)
+    missing = bundle(bundles / "bad-missing", "Missing", icons_a, lambda t: t.replace("icons/radio.png", "icons/missing.png"))
+    dangling = bundle(bundles / "bad-dangling", "Dangling", icons_a)
+    (dangling / "icons/radio.png").unlink()
+    os.symlink("../nowhere.png", dangling / "icons/radio.png")
+    # What a half-applied push would show, for check.py to know them apart from A and B.
+    bundle(bundles / "half-new-text-old-icons", "Fleet B", icons_a)
+    bundle(bundles / "half-old-text-new-icons", "Fleet A", icons_b)
+
+    inventory = work / "inventory.ini"
+    inventory.write_text(
+        "[kiosks]\n"
+        f"guest ansible_host=127.0.0.1 ansible_port={h.port} ansible_user=root "
+        f"ansible_ssh_private_key_file={h.key} "
+        "ansible_ssh_common_args='-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null'\n")
+    env = dict(os.environ, ANSIBLE_CONFIG=str(REPO / "packaging/ansible/ansible.cfg"), ANSIBLE_NOCOLOR="1",
+               ANSIBLE_FORCE_COLOR="0", ANSIBLE_HOST_KEY_CHECKING="False")
+
+    def play(name, bundle_dir, *extra):
+        return h.run(f"ansible-{name}", ["ansible-playbook", "-i", inventory, REPO / "packaging/ansible/playbook.yml",
+                                         "-e", f"kiosk_bundle={bundle_dir}", *extra], env=env)
+
+    def applied(name, r):
+        if r.returncode != 0:
+            raise StepFailed(f"the playbook failed at {name} (exit {r.returncode}; files/host/ansible-{name}.log):\n"
+                             + "\n".join((r.stdout + r.stderr).splitlines()[-15:]))
+
+    def refused(name, r, *why):
+        """Failed, with check-config's words (JSON-quoted in Ansible's output: looked for in pieces)."""
+        out = r.stdout + r.stderr
+        h.expect(r.returncode != 0, f"{name}: the playbook succeeded with a bad bundle")
+        h.expect("refused by kiosk check-config" in out and all(w in out for w in why),
+                 f"{name}: no clear refusal naming {why} in files/host/ansible-{name}.log")
+
+    with h.step("install", timeout=600):
+        applied("install", play("install", a, "-e", f"kiosk_deb={deb}"))
+    with h.step("icons"):
+        applied("icons", play("icons", b))
+    with h.step("bad-missing"):
+        refused("bad-missing", play("bad-missing", missing), "icons/missing.png", "does not exist")
+    with h.step("bad-dangling"):
+        refused("bad-dangling", play("bad-dangling", dangling), "icons/radio.png", "is a symlink to", "../nowhere.png", "which does not exist")
+    with h.step("again"):
+        applied("again", play("again", a))
