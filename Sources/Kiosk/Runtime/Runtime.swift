@@ -312,6 +312,7 @@ public final class Runtime {
             "pid": .int(Int(getpid())),
             "config_path": config.map { .string($0.path) } ?? .null,
             "display": .string(output.name),
+            "display_connected": .bool(output.isConnected),
             "running": children.displayOwner.map { .string($0.effect.label) } ?? .null,
         ])
         guard !path.isEmpty else { return }
