@@ -6,9 +6,9 @@ from e2e import kiosk
 
 
 def check(r):
-    debs = r.lines("debs.txt")
-    r.require(len(debs) == 4 and debs[0] == debs[2] == "kiosk", f"the two packages are not kiosk packages: {debs}")
-    old, new = debs[1], debs[3]
+    debs = r.lines("debs.txt")  # dpkg-deb -f: "Package: kiosk", "Version: ..." for each
+    r.require(len(debs) == 4 and debs[0] == debs[2] == "Package: kiosk", f"the two packages are not kiosk packages: {debs}")
+    old, new = debs[1].removeprefix("Version: "), debs[3].removeprefix("Version: ")
     r.require(old != new, f"kiosk-old.deb and kiosk-new.deb are both version {old}: build the new one with a higher --version")
 
     r.expect_rc("install", 0)
@@ -52,7 +52,7 @@ def check(r):
     r.expect(r.lines("user-purged.txt") == ["no user kiosk", "no group kiosk"], f"after the purge: {r.text('user-purged.txt')}")
     unit = r.text("unit-purged.txt")
     r.expect("LoadState=not-found" in unit and "ActiveState=inactive" in unit, f"the unit after the purge: {unit}")
-    r.expect("kiosk" not in r.text("unit-links-purged.txt"), f"unit links or helper state left:\n{r.text('unit-links-purged.txt')}")
+    r.expect("kiosk.service" not in r.text("unit-links-purged.txt"), f"unit links or helper state left:\n{r.text('unit-links-purged.txt')}")
     r.expect(not r.text("kiosk-processes.txt").strip(), f"kiosk processes after the purge: {r.text('kiosk-processes.txt')}")
     r.expect("/etc/kiosk" not in r.text("etc-run-purged.txt").replace("cannot access '/etc/kiosk'", ""),
              f"/etc/kiosk after the purge: {r.text('etc-run-purged.txt')}")
