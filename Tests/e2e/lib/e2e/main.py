@@ -156,6 +156,9 @@ def run_scenario(sc, args, guest, payload_files, results_root):
         if need not in names:
             if need == "kiosk":
                 return [f"kiosk binary not built: run `{KIOSK_BUILD}` (or Tests/e2e/run --build-kiosk)"], ""
+            if need.endswith(".deb"):
+                return [f"package '{need}' not given: build it with packaging/build-deb (scripts/test does) "
+                        f"and pass --payload /path/to/{need}"], ""
             return [f"payload binary '{need}' not given: pass --payload /path/to/{need}"], ""
     try:
         base, disks, init, with_libs = guest.get(sc.mode)
