@@ -45,10 +45,13 @@ final class PanelPower {
     /// Moves to the state due at `now`; true when it changed (the status says so).
     func advance(now: Double) -> Bool {
         guard active, !paused, let next = policy.advance(now: now) else { return false }
-        let idle = Int((now - policy.lastInput).rounded())
+        func seconds(_ s: Double?) -> String {
+            guard let s else { return "?" }
+            return s == s.rounded() ? "\(Int(s))" : "\(s)"
+        }
         switch next {
-        case .dimmed: Log.info("display dimmed after \(idle) s without input")
-        case .off: Log.info("display off after \(idle) s without input")
+        case .dimmed: Log.info("display dimmed after \(seconds(policy.settings.dimAfter)) s without input")
+        case .off: Log.info("display off after \(seconds(policy.settings.blankAfter)) s without input")
         case .on: Log.info("display on")
         }
         apply(next)
