@@ -226,7 +226,7 @@ def main(argv):
     try:
         with cache.locked():
             guest = Guest(kernel.kernel())
-            payload_files = [tools.kiosk_uinput()]
+            payload_files = [tools.kiosk_uinput(), tools.kiosk_drmstate()]
     except RuntimeError as e:
         print(f"FAIL preparing the guest: {e}", file=sys.stderr)
         return 1
