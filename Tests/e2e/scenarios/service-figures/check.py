@@ -1,7 +1,8 @@
 """Service figures: startup, idle CPU, memory (reported as notes; nothing asserted on timing);
 the exposure with the backlight's ReadWritePaths= drop-in at most 2.0, and that drop-in's
 mechanism (a /sys/class link in ReadWritePaths= opens the device's file under ProtectKernelTunables=)."""
-import re
+
+from e2e import kiosk
 
 
 def check(r):
@@ -12,12 +13,7 @@ def check(r):
             r.note(f"{name}: {line}")
     r.expect("same_pid=yes" in r.text("idle-cpu.txt"), "the kiosk restarted during the idle minute")
     r.expect("failed" not in r.text("memory.txt"), f"a mode did not start:\n{r.text('memory.txt')}")
-    sec = r.text("security.txt")
-    m = re.search(r"Overall exposure level for kiosk.service: ([0-9.]+)", sec)
-    r.expect(m, f"no systemd-analyze security score:\n{sec[-2000:]}")
-    if m:
-        r.note(f"systemd-analyze security kiosk.service with the backlight drop-in: {m.group(1)}")
-        r.expect(float(m.group(1)) <= 2.0, f"exposure {m.group(1)} above 2.0 with the backlight drop-in")
+    kiosk.expect_exposure(r, "with the backlight drop-in")
     without, with_ = r.text("sysfs-without.txt"), r.text("sysfs-with.txt")
     r.expect("rc=0" not in without and "rc=" in without,
              f"ProtectKernelTunables= alone let a sysfs write through:\n{without}")
