@@ -79,6 +79,8 @@ public enum PNGCodec {
         image.width = UInt32(buffer.width)
         image.height = UInt32(buffer.height)
         image.format = hasAlpha ? PNGFormat.rgba : PNGFormat.rgb
+        // Speed over size: a screenshot is written on the event loop, which the watchdog times.
+        image.flags = UInt32(PNG_IMAGE_FLAG_FAST)
         // The file is opened here rather than by libpng, whose only word for a missing folder is
         // strerror's; a path that cannot be written is then said plainly (see `cannotOpen`).
         guard let file = fopen(path, "wb") else { throw cannotOpen(path, errno: errno) }

@@ -30,6 +30,30 @@ import Testing
         #expect(r.route(.key(code: 30 /* KEY_A */, pressed: true, time: 0), panel: Self.panel) == [])
     }
 
+    /// Ctrl+Alt and SysRq chords belong to the console and the kernel: with F2, Delete and B bound
+    /// to menu commands, Ctrl+Alt+F2, Ctrl+Alt+Del and Alt+SysRq+B do nothing in the menu; Ctrl or
+    /// Alt alone does not block a key.
+    @Test func consoleChordsAreNotMenuKeys() {
+        let f2: UInt32 = 60, delete: UInt32 = 111, b: UInt32 = 48
+        var r = InputRouter(keys: KeyMapping([f2: .select, delete: .back, b: .back, KeyCode.enter: .select]))
+        func key(_ code: UInt32, _ pressed: Bool) -> [MenuInput] { r.route(.key(code: code, pressed: pressed, time: 0), panel: Self.panel) }
+        #expect(key(f2, true) == [.command(.select, count: 1)])
+        for (ctrl, alt) in [(KeyCode.leftControl, KeyCode.leftAlt), (KeyCode.rightControl, KeyCode.rightAlt), (KeyCode.leftControl, KeyCode.rightAlt)] {
+            #expect(key(ctrl, true) == [] && key(alt, true) == [])
+            #expect(key(f2, true) == [] && key(f2, false) == [])
+            #expect(key(delete, true) == [] && key(KeyCode.enter, true) == [])
+            #expect(key(alt, false) == [])
+            #expect(key(delete, true) == [.command(.back, count: 1)])  // Ctrl alone
+            #expect(key(alt, true) == [] && key(ctrl, false) == [])
+            #expect(key(f2, true) == [.command(.select, count: 1)])  // Alt alone
+            #expect(key(alt, false) == [])
+        }
+        #expect(key(KeyCode.leftAlt, true) == [] && key(KeyCode.sysRq, true) == [])
+        #expect(key(b, true) == [] && key(b, false) == [])
+        #expect(key(KeyCode.sysRq, false) == [] && key(KeyCode.leftAlt, false) == [])
+        #expect(key(b, true) == [.command(.back, count: 1)])
+    }
+
     @Test func reversedKnob() {
         var r = InputRouter(knob: KnobAccumulator(direction: -1))
         #expect(r.route(.dial(steps: 2, time: 0), panel: Self.panel) == [.command(.previous, count: 2)])

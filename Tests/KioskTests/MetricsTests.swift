@@ -15,6 +15,8 @@ import Testing
         m.actions = [ActionOutcome("spawn", failed: false): 4, ActionOutcome("exec", failed: true): 1,
                      ActionOutcome("exec", failed: false): 2]
         m.framesPresented = 120
+        m.displayPower = .dimmed
+        m.displayWakes = 7
         // Powers of two: the sum is exact.
         for seconds in [0.000244140625, 0.0009765625, 0.001953125, 0.015625, 0.5] { m.frameDrawTime.observe(seconds) }
         return m
@@ -44,6 +46,14 @@ import Testing
             # HELP kiosk_display_connected 1 while the display's connector has a display.
             # TYPE kiosk_display_connected gauge
             kiosk_display_connected 1
+            # HELP kiosk_display_power_state The panel's power: 1 for the state it is in (on, dimmed, off), 0 for the others.
+            # TYPE kiosk_display_power_state gauge
+            kiosk_display_power_state{state="on"} 0
+            kiosk_display_power_state{state="dimmed"} 1
+            kiosk_display_power_state{state="off"} 0
+            # HELP kiosk_display_wakes_total Times input woke the panel from off.
+            # TYPE kiosk_display_wakes_total counter
+            kiosk_display_wakes_total 7
             # HELP kiosk_input_devices Input devices read, by kind (a device counts once for each kind it is).
             # TYPE kiosk_input_devices gauge
             kiosk_input_devices{kind="dial"} 1

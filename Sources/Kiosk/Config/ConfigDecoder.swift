@@ -19,6 +19,7 @@ struct ConfigDecoder {
         let background = top.table("background").map { decodeBackground($0, over: BackgroundConfig()) } ?? BackgroundConfig()
         let theme = top.table("theme").map(decodeTheme) ?? ThemeConfig()
         let input = top.table("input").map(decodeInput) ?? InputConfig()
+        let power = top.table("power").map(decodePower) ?? PowerConfig()
         let home = top.string("home")
         var screens: [ScreenConfig] = []
         if let table = top.table("screens") {
@@ -51,7 +52,8 @@ struct ConfigDecoder {
         top.finish()
         return KioskConfig(display: display, background: background, theme: theme, input: input,
                            home: home ?? screens.first?.name ?? "", screens: screens, idleTimeout: idle,
-                           statusFile: status, metricsFile: metrics.map { resolve($0) }, screenshotFile: screenshot)
+                           statusFile: status, metricsFile: metrics.map { resolve($0) }, screenshotFile: screenshot,
+                           power: power)
     }
 
     func resolve(_ path: String) -> String { ConfigValues.resolve(path, against: baseDirectory) }
@@ -74,6 +76,27 @@ struct ConfigDecoder {
         }
         t.finish()
         return d
+    }
+
+    func decodePower(_ t: ConfigTableReader) -> PowerConfig {
+        var p = PowerConfig()
+        func seconds(_ key: String) -> Double? {
+            guard let s = t.double(key) else { return nil }
+            if s < 0 { t.fail(key, "expected seconds >= 0 (0 means never), got \(s)") }
+            return s > 0 ? s : nil
+        }
+        p.dimAfter = seconds("dim_after")
+        p.blankAfter = seconds("blank_after")
+        if let level = t.double("dim_level") { p.dimLevel = level }
+        if let name = t.string("backlight") {
+            if name.isEmpty || name.contains("/") || name == "." || name == ".." {
+                t.fail("backlight", "expected \"auto\", \"none\" or the name of a device in /sys/class/backlight (\"intel_backlight\"), got \(TOMLSyntax.quoted(name))")
+            } else {
+                p.backlight = BacklightChoice(name)
+            }
+        }
+        t.finish()
+        return p
     }
 
     func decodeBackground(_ t: ConfigTableReader, over base: BackgroundConfig) -> BackgroundConfig {

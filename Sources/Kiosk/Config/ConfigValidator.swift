@@ -77,6 +77,7 @@ private struct ValidationRun {
         if let metrics = config.metricsFile, !metrics.hasSuffix(".prom") {
             warn("metrics_file", "node_exporter's textfile collector reads only *.prom files")
         }
+        checkPower(config.power)
         checkTheme(config.theme)
         checkBackground(config.background, at: "background")
         checkInput(config.input)
@@ -84,7 +85,20 @@ private struct ValidationRun {
         if let font { checkText(config, font: font) }
     }
 
-    // MARK: Theme, background, input
+    // MARK: Power, theme, background, input
+
+    mutating func checkPower(_ power: PowerConfig) {
+        let week = 604_800.0
+        if let dim = power.dimAfter { range(dim, 0...week, "power.dim_after") }
+        if let blank = power.blankAfter { range(blank, 0...week, "power.blank_after") }
+        range(power.dimLevel, above: 0, upTo: 1, "power.dim_level")
+        if let dim = power.dimAfter, let blank = power.blankAfter, dim >= blank {
+            fail("power.dim_after", "\(number(dim)) s is not before blank_after (\(number(blank)) s): the panel would be off before it dims")
+        }
+        if power.dimAfter != nil, case .none = power.backlight {
+            warn("power.dim_after", "dims nothing with backlight = \"none\"")
+        }
+    }
 
     mutating func checkTheme(_ theme: ThemeConfig) {
         font = checkFont(theme.font, at: "theme.font")

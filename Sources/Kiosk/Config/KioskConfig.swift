@@ -24,12 +24,14 @@ public struct KioskConfig: Sendable, Equatable {
     public var metricsFile: String?
     /// Where a screenshot request writes its PNG.
     public var screenshotFile: String
+    /// `[power]`: dimming and blanking the panel after idle.
+    public var power: PowerConfig
 
     public init(display: DisplayConfig = DisplayConfig(), background: BackgroundConfig = BackgroundConfig(),
                 theme: ThemeConfig = ThemeConfig(), input: InputConfig = InputConfig(), home: String,
                 screens: [ScreenConfig], idleTimeout: Double? = nil,
                 statusFile: String = KioskConfig.defaultStatusFile, metricsFile: String? = nil,
-                screenshotFile: String = KioskConfig.defaultScreenshotFile) {
+                screenshotFile: String = KioskConfig.defaultScreenshotFile, power: PowerConfig = PowerConfig()) {
         self.display = display
         self.background = background
         self.theme = theme
@@ -40,6 +42,7 @@ public struct KioskConfig: Sendable, Equatable {
         self.statusFile = statusFile
         self.metricsFile = metricsFile
         self.screenshotFile = screenshotFile
+        self.power = power
     }
 
     public static let defaultPath = "/etc/kiosk/kiosk.toml"
@@ -67,6 +70,55 @@ public struct DisplayConfig: Sendable, Equatable {
 
     /// What `DisplayChoice.find` takes.
     public var request: DisplayRequest { DisplayRequest(card: card, connector: connector, mode: mode) }
+}
+
+// MARK: - Power
+
+/// `[power]`: the panel dims after `dimAfter` seconds without input and is turned off after
+/// `blankAfter`; nil means never. Off by default: a kiosk that blanks surprises whoever did not
+/// ask for it.
+public struct PowerConfig: Sendable, Equatable {
+    public var dimAfter: Double?
+    /// The dimmed brightness as a fraction of the brightness in force when the kiosk started.
+    public var dimLevel: Double
+    public var blankAfter: Double?
+    public var backlight: BacklightChoice
+
+    public init(dimAfter: Double? = nil, dimLevel: Double = 0.3, blankAfter: Double? = nil, backlight: BacklightChoice = .auto) {
+        self.dimAfter = dimAfter
+        self.dimLevel = dimLevel
+        self.blankAfter = blankAfter
+        self.backlight = backlight
+    }
+
+    /// True when anything ever happens to the panel.
+    public var isActive: Bool { dimAfter != nil || blankAfter != nil }
+}
+
+/// Which `/sys/class/backlight` device dims and blanks with the panel.
+public enum BacklightChoice: Sendable, Equatable, CustomStringConvertible {
+    /// The first device in the class directory, by name; none is fine (DPMS alone then).
+    case auto
+    /// This device.
+    case named(String)
+    /// Leave the backlight alone.
+    case none
+
+    public init(_ text: String) {
+        switch text {
+        case "auto": self = .auto
+        case "none": self = .none
+        default: self = .named(text)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .auto: return "auto"
+        case .none: return "none"
+        case .named(let n): return n
+        }
+    }
 }
 
 // MARK: - Background

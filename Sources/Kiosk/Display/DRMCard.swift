@@ -181,6 +181,31 @@ public final class DRMCard {
         munmap(pixels, size)
     }
 
+    // MARK: Properties
+
+    /// The id and current value of the property `name` of a connector; nil when it has none.
+    public func connectorProperty(_ connector: ConnectorID, named name: String) throws(SystemError) -> (id: UInt32, value: UInt64)? {
+        guard let props = drmModeObjectGetProperties(fd, connector.rawValue, UInt32(DRM_MODE_OBJECT_CONNECTOR)) else {
+            throw .last("drmModeObjectGetProperties connector \(connector.rawValue)")
+        }
+        defer { drmModeFreeObjectProperties(props) }
+        for i in 0..<Int(props.pointee.count_props) {
+            guard let prop = drmModeGetProperty(fd, props.pointee.props[i]) else { continue }
+            defer { drmModeFreeProperty(prop) }
+            let propName = withUnsafeBytes(of: prop.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if propName == name { return (prop.pointee.prop_id, props.pointee.prop_values[i]) }
+        }
+        return nil
+    }
+
+    /// Sets a connector property through the legacy interface (DPMS: the kernel maps it to the
+    /// CRTC's active state on atomic drivers).
+    public func setConnectorProperty(_ connector: ConnectorID, property: UInt32, value: UInt64) throws(SystemError) {
+        try checkingNegativeErrno("drmModeConnectorSetProperty \(connector.rawValue)") {
+            drmModeConnectorSetProperty(fd, connector.rawValue, property, value)
+        }
+    }
+
     // MARK: Master
 
     /// Gives the display up (VT switch, another program taking over).

@@ -54,7 +54,14 @@ public final class DisplaySession: Output {
     }
 
     public var panel: PanelGeometry { PanelGeometry(width: output.mode.width, height: output.mode.height, rotation: rotation) }
-    public var isReady: Bool { state == .showing && !output.flipPending && !modeSetCompletionQueued }
+    public var isReady: Bool { state == .showing && panelOn && !output.flipPending && !modeSetCompletionQueued }
+    /// `[power]` wants the panel on; off, no frame is taken.
+    private var panelOn = true
+    /// How the panel is off now (nil: it is not, or not by us: the display is away).
+    private var blanking: PanelBlanking?
+    /// The panel was off by DPMS: after the mode set that shows the first frame, DPMS on.
+    private var dpmsOnOwed: PanelBlanking?
+    public var controlsPanelPower: Bool { true }
     private var modeSetCompletionQueued = false
     public var lastPresentedTime: Double? { output.lastFlipTime }
     public var name: String { "\(output.connector.name) \(output.mode)" }
@@ -88,6 +95,10 @@ public final class DisplaySession: Output {
             if needsModeSet {
                 try output.presentBySettingMode(shadow)
                 needsModeSet = false
+                if let owed = dpmsOnOwed {
+                    output.dpmsOn(owed)
+                    dpmsOnOwed = nil
+                }
                 modeSetCompletionQueued = true
                 shownByModeSet.signal()
                 return true
@@ -99,8 +110,47 @@ public final class DisplaySession: Output {
         }
     }
 
-    /// Puts the original CRTC back (exit).
-    public func restore() { output.restore() }
+    /// Puts the original CRTC back (exit), the panel on.
+    public func restore() {
+        unblankForOthers()
+        output.restore()
+    }
+
+    // MARK: Panel power
+
+    public func setPanel(on: Bool) {
+        guard on != panelOn else { return }
+        panelOn = on
+        if on {
+            guard let how = blanking else { return }
+            blanking = nil
+            // The current menu is drawn and shown by a mode set, which lights the CRTC with it:
+            // the first light is that frame, never black, never an older one.
+            if case .dpms = how { dpmsOnOwed = how }
+            needsModeSet = true
+            delegate?.outputNeedsFullFrame()
+        } else if !output.flipPending {
+            blankNow()
+        }  // else when the flip in flight completes
+    }
+
+    /// Turns the panel off if it should be and can be (the display is ours, no flip in flight).
+    private func blankNow() {
+        guard !panelOn, blanking == nil, state == .showing, !output.flipPending else { return }
+        do {
+            blanking = try output.panelOff()
+            dpmsOnOwed = nil
+        } catch {
+            Log.warning("turning \(output.connector.name) off: \(error); it stays on")
+        }
+    }
+
+    /// The panel on again before someone else shows something on it (exit, VT switch, `exec`).
+    private func unblankForOthers() {
+        if let how = blanking ?? dpmsOnOwed { output.dpmsOn(how) }
+        blanking = nil
+        dpmsOnOwed = nil
+    }
 
     public func screenshot() throws -> PixelBuffer { try output.screenshot() }
 
@@ -118,6 +168,7 @@ public final class DisplaySession: Output {
     /// Stops drawing and drops master so that another program can have the display.
     public func suspend() {
         guard state == .showing || state == .lost else { return }
+        unblankForOthers()
         output.restore()
         try? output.card.dropMaster()
         state = .suspended
@@ -150,7 +201,10 @@ public final class DisplaySession: Output {
 
     private func cardReadable() {
         do {
-            if try output.handleEvents() { delegate?.outputPresented() }
+            if try output.handleEvents() {
+                delegate?.outputPresented()
+                blankNow()
+            }
         } catch {
             Log.error("reading display events: \(error)")
         }
@@ -211,6 +265,7 @@ public final class DisplaySession: Output {
                 needsModeSet = true
                 retryTimer.disarm()
                 delegate?.outputNeedsFullFrame()
+                blankNow()
                 return
             }
             // A different display (or none): choose again, which may mean new buffers and a new size.
@@ -218,11 +273,14 @@ public final class DisplaySession: Output {
             let replacement = try ScanoutOutput(choice: choice, rotation: rotation)
             loop?.unwatch(output.card.fd)
             output = replacement
+            blanking = nil
+            dpmsOnOwed = nil
             try loop?.watch(output.card.fd) { [unowned self] in self.cardReadable() }
             state = .showing
             retryTimer.disarm()
             Log.info("display \(choice.connector.name) \(choice.mode)")
             delegate?.outputNeedsFullFrame()
+            blankNow()
         } catch {
             if state == .lost { retryTimer.arm(after: retryInterval, interval: retryInterval) }
             Log.debug("display not back yet: \(error)")

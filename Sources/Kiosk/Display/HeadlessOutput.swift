@@ -23,7 +23,16 @@ public final class HeadlessOutput: Output {
         copier = ScanoutCopy(rotation: rotation, logicalWidth: panel.logicalWidth, logicalHeight: panel.logicalHeight)
     }
 
-    public var isReady: Bool { !completionQueued && !handedOver }
+    public var isReady: Bool { !completionQueued && !handedOver && panelOn }
+    /// False while `[power]` has the panel off; frames are not taken then.
+    public private(set) var panelOn = true
+    public var controlsPanelPower: Bool { true }
+
+    public func setPanel(on: Bool) {
+        guard on != panelOn else { return }
+        panelOn = on
+        if on { delegate?.outputNeedsFullFrame() }
+    }
     public var name: String { "headless \(panel.width)x\(panel.height)" }
     public var statistics: String { "flips=\(presentedFrames - (completionQueued ? 1 : 0)) pending=\(completionQueued ? 1 : 0)" }
     /// True between `handOver()` and `takeBack()`.

@@ -1,6 +1,13 @@
 import Geometry
+import CDRM
 import Glibc
 import Raster
+
+/// How the panel was turned off, so that it is turned on the same way.
+public enum PanelBlanking: Equatable, Sendable {
+    case dpms(property: UInt32)
+    case inactiveCRTC
+}
 
 /// The screen, through two dumb buffers and page flips.
 ///
@@ -88,6 +95,38 @@ public final class ScanoutOutput {
         try card.setCRTC(crtc, framebuffer: buffers[back].framebuffer, connector: connector.id, mode: mode)
         front = back
         flipPending = false
+        // The mode set returns once the frame is on screen; it has no flip event and no sequence.
+        lastFlipTime = MonotonicClock.now()
+        lastSequence = nil
+    }
+
+    /// Turns the panel off: DPMS off through the connector's property or, without one (or when
+    /// the driver refuses it), the CRTC made inactive. Says how, for `panelOn`.
+    public func panelOff() throws(SystemError) -> PanelBlanking {
+        do {
+            if let dpms = try card.connectorProperty(connector.id, named: "DPMS") {
+                try card.setConnectorProperty(connector.id, property: dpms.id, value: UInt64(DRM_MODE_DPMS_OFF))
+                return .dpms(property: dpms.id)
+            }
+            if !saidNoDPMS { Log.info("\(connector.name) has no DPMS property: the panel is blanked by making the CRTC inactive") }
+        } catch {
+            if !saidNoDPMS { Log.warning("DPMS off on \(connector.name): \(error); the panel is blanked by making the CRTC inactive") }
+        }
+        saidNoDPMS = true
+        try card.setCRTC(crtc, framebuffer: FramebufferID(rawValue: 0), connector: nil, mode: nil)
+        return .inactiveCRTC
+    }
+    private var saidNoDPMS = false
+
+    /// DPMS on after `panelOff` turned it off that way (a mode set also turns it on for atomic
+    /// drivers; this is for the others, and for putting the console back).
+    public func dpmsOn(_ blanking: PanelBlanking) {
+        guard case .dpms(let property) = blanking else { return }
+        do {
+            try card.setConnectorProperty(connector.id, property: property, value: UInt64(DRM_MODE_DPMS_ON))
+        } catch {
+            Log.warning("DPMS on on \(connector.name): \(error)")
+        }
     }
 
     private func copy(_ rects: [PixelRect], from shadow: PixelBuffer, into buffer: DumbBuffer) {

@@ -14,6 +14,11 @@ public enum KeyCode {
     public static let volumeDown: UInt32 = 114
     public static let volumeUp: UInt32 = 115
     public static let back: UInt32 = 158
+    public static let leftControl: UInt32 = 29
+    public static let leftAlt: UInt32 = 56
+    public static let rightControl: UInt32 = 97
+    public static let sysRq: UInt32 = 99
+    public static let rightAlt: UInt32 = 100
     public static let button0: UInt32 = 0x100
     public static let buttonLeft: UInt32 = 0x110
 

@@ -33,6 +33,10 @@ public final class FrameScheduler: OutputDelegate {
     /// Input-to-screen latencies, by the kind of input, and of all inputs together.
     private var latencies: [String: LatencyRecord] = [:]
     private var allLatencies = LatencyRecord()
+    /// Input that woke the panel: its time until the first frame after it is on screen.
+    private var unshownWake: Double?
+    private var inFlightWake: Double?
+    private(set) var wakeLatencies = LatencyRecord()
 
     init(source: FrameSource, output: Output) throws {
         self.source = source
@@ -60,6 +64,9 @@ public final class FrameScheduler: OutputDelegate {
         if unshownInput == nil { unshownInput = (time, kind) }
     }
 
+    /// Input at kernel time `time` woke the panel: the first frame after it is measured.
+    func noteWake(time: Double) { unshownWake = time }
+
     /// Draws and presents a frame if one is owed and the output can take it.
     func drawIfDue() {
         guard output.isReady, fullFrameOwed || source.needsFrame else { return }
@@ -85,6 +92,8 @@ public final class FrameScheduler: OutputDelegate {
         drawTime.observe(MonotonicClock.now() - started)
         inFlightInput = unshownInput
         unshownInput = nil
+        inFlightWake = unshownWake
+        unshownWake = nil
         inFlightPosition = source.drawnPosition
     }
 
@@ -97,6 +106,8 @@ public final class FrameScheduler: OutputDelegate {
             allLatencies.add(at - input.time)
         }
         inFlightInput = nil
+        if let wake = inFlightWake, let at = output.lastPresentedTime { wakeLatencies.add(at - wake) }
+        inFlightWake = nil
         shownPosition = inFlightPosition
         onShown(shown)
         if source.needsFrame || source.isAnimating || fullFrameOwed { requestPass() }
@@ -112,8 +123,9 @@ public final class FrameScheduler: OutputDelegate {
 
     /// One line per kind of input: median, 99th percentile and worst input-to-screen latency.
     var latencySummary: [String] {
-        guard let all = allLatencies.summary else { return [] }
-        return ["input-to-flip latency over \(all)"] + latencies.sorted { $0.key < $1.key }.compactMap { kind, record in
+        let wake = wakeLatencies.summary.map { ["wake-to-flip latency (input that woke the panel to its first frame on screen) over \($0)"] } ?? []
+        guard let all = allLatencies.summary else { return wake }
+        return wake + ["input-to-flip latency over \(all)"] + latencies.sorted { $0.key < $1.key }.compactMap { kind, record in
             record.summary.map { "input-to-flip latency (\(kind)) over \($0)" }
         }
     }

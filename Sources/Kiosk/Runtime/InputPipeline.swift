@@ -14,6 +14,13 @@ final class InputPipeline {
     var devicesChanged: () -> Void = {}
     /// Another program has the input (an `exec` item): events are not read until `resume()`.
     private(set) var isSuspended = false
+    /// Swallows the input that wakes the panel.
+    private(set) var wakeFilter = WakeFilter()
+    /// Whether the panel is off now (asked at each event; `[power]` owns it).
+    var panelIsOff: () -> Bool = { false }
+    /// Told of every device event before it goes to the menu (any touch, turn or key is someone
+    /// there); `wakes`: it woke the panel and is swallowed.
+    var activity: (_ event: RawInputEvent, _ wakes: Bool) -> Void = { _, _ in }
 
     init(settings: InputConfig, panel: @escaping () -> PanelGeometry) {
         router = InputRouter()
@@ -38,6 +45,10 @@ final class InputPipeline {
     /// Events from a device that is not a seat's (a desktop window's mouse and keys).
     func route(_ event: RawInputEvent) {
         guard !isSuspended else { return }
+        let (drop, wakes) = wakeFilter.filter(event, panelOff: panelIsOff())
+        if wakes { router.knob.reset() }  // half a detent turned before the panel went off is gone
+        activity(event, wakes)
+        if drop { return }
         let inputs = router.route(event, panel: panel())
         if !inputs.isEmpty { deliver(inputs, event) }
     }

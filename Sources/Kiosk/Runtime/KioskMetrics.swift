@@ -12,6 +12,9 @@ public struct KioskMetrics: Equatable, Sendable {
     public var reloadsRefused = 0
     public var screen: String
     public var displayConnected: Bool
+    /// `[power]`'s state of the panel, and how often input woke it from off.
+    public var displayPower: DisplayPowerState = .on
+    public var displayWakes = 0
     /// Devices by kind ("touch", "pointer", "keyboard", "dial", ...); a device counts once per kind it has.
     public var inputDevices: [String: Int] = [:]
     public var actions: [ActionOutcome: Int] = [:]
@@ -52,6 +55,12 @@ public struct KioskMetrics: Equatable, Sendable {
         sample("kiosk_screen_info", [("screen", screen)], "1")
         family("kiosk_display_connected", "gauge", "1 while the display's connector has a display.")
         sample("kiosk_display_connected", [], displayConnected ? "1" : "0")
+        family("kiosk_display_power_state", "gauge", "The panel's power: 1 for the state it is in (on, dimmed, off), 0 for the others.")
+        for state in DisplayPowerState.allCases {
+            sample("kiosk_display_power_state", [("state", state.rawValue)], state == displayPower ? "1" : "0")
+        }
+        family("kiosk_display_wakes_total", "counter", "Times input woke the panel from off.")
+        sample("kiosk_display_wakes_total", [], String(displayWakes))
         family("kiosk_input_devices", "gauge", "Input devices read, by kind (a device counts once for each kind it is).")
         for (kind, n) in inputDevices.sorted(by: { $0.key < $1.key }) { sample("kiosk_input_devices", [("kind", kind)], String(n)) }
         family("kiosk_actions_total", "counter", "Menu actions by how they ended (a program's when it exits).")

@@ -35,10 +35,17 @@ public protocol Output: AnyObject {
     /// False while the connector has no display (`kiosk_display_connected`); memory and window
     /// outputs are always connected.
     var isConnected: Bool { get }
+    /// Turns the panel off (no frame is taken until it is on again) or on (a whole frame is
+    /// asked for, shown at once). `[power]`'s blanking.
+    func setPanel(on: Bool)
+    /// False where the kiosk does not switch the panel (a desktop window): `[power]` is off there.
+    var controlsPanelPower: Bool { get }
 }
 
 extension Output {
     public var isConnected: Bool { true }
+    public func setPanel(on: Bool) {}
+    public var controlsPanelPower: Bool { false }
     public var logicalWidth: Int { panel.logicalWidth }
     public var logicalHeight: Int { panel.logicalHeight }
 }

@@ -22,11 +22,17 @@ public final class Runtime {
         /// Write the status here instead of the config's `status_file` (a desktop preview, where
         /// the device's folder is usually not writable); nil: the config's.
         public var statusFile: String?
-        public init(exitAfterShownFrames: Int? = nil, seat: String? = nil, runsHandoverActions: Bool = true, statusFile: String? = nil) {
+        /// Where `[power]`'s backlight devices are looked for (tests: a sysfs-shaped folder).
+        public var backlightClassDirectory: String
+        public var backlightFiles: BacklightFiles
+        public init(exitAfterShownFrames: Int? = nil, seat: String? = nil, runsHandoverActions: Bool = true, statusFile: String? = nil,
+                    backlightClassDirectory: String = Backlight.classDirectory, backlightFiles: BacklightFiles = .system) {
             self.exitAfterShownFrames = exitAfterShownFrames
             self.seat = seat
             self.runsHandoverActions = runsHandoverActions
             self.statusFile = statusFile
+            self.backlightClassDirectory = backlightClassDirectory
+            self.backlightFiles = backlightFiles
         }
     }
 
@@ -40,6 +46,8 @@ public final class Runtime {
     let children = ChildProcesses()
     let config: ConfigService?
     let notifier = SystemdNotifier()
+    /// `[power]`: dimming and blanking the panel.
+    let power: PanelPower
     private let deadlineTimer: TimerSource
     private let watchdogTimer: TimerSource
     /// Opens input if the first frame has not reached the screen by then (display away at start).
@@ -80,6 +88,9 @@ public final class Runtime {
         watchdogTimer = try TimerSource()
         inputStartTimer = try TimerSource()
         input = InputPipeline(settings: app.config.input) { [unowned output] in output.panel }
+        power = PanelPower(settings: app.config.power, output: output, now: MonotonicClock.now()) { [options] choice in
+            Backlight.open(choice, classDirectory: options.backlightClassDirectory, files: options.backlightFiles)
+        }
         screenChangesSeen = app.screenChanges
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
@@ -88,7 +99,10 @@ public final class Runtime {
 
     /// Runs until SIGTERM/SIGINT (or `exitAfterShownFrames`); puts the display back on the way out.
     public func run() throws -> Int32 {
-        defer { output.restore() }
+        defer {
+            power.restore()
+            output.restore()
+        }
         try start()
         try loop.run()
         notifier.notify("STOPPING=1")
@@ -113,6 +127,8 @@ public final class Runtime {
         frames.onShown = { [unowned self] count in self.frameShown(count) }
         input.deliver = { [unowned self] inputs, event in self.received(inputs, from: event) }
         input.devicesChanged = { [unowned self] in self.frames.requestPass() }
+        input.panelIsOff = { [unowned self] in self.power.isOff }
+        input.activity = { [unowned self] event, _ in self.inputActivity(event) }
         try loop.watch(signals.descriptor.rawValue) { [unowned self] in self.signalsArrived() }
         try loop.watch(deadlineTimer.descriptor.rawValue) { [unowned self] in
             self.deadlineTimer.acknowledge()
@@ -157,6 +173,7 @@ public final class Runtime {
     private func pass() {
         let now = MonotonicClock.now()
         for effect in app.advance(now: now) { perform(effect, now: now) }
+        let powerChanged = !children.hasDisplayOwner && power.advance(now: now)
         if app.screenChanges != screenChangesSeen {
             screenChangesSeen = app.screenChanges
             input.screenChanged()
@@ -165,12 +182,27 @@ public final class Runtime {
         // hotplug while it runs): the output is not handed over in every state.
         if !children.hasDisplayOwner { frames.drawIfDue() }
         updateMetrics(now: now)
-        if let due = [app.nextDeadline, metricsFile?.nextWrite].compactMap({ $0 }).min() {
+        if let due = [app.nextDeadline, metricsFile?.nextWrite, power.nextDeadline].compactMap({ $0 }).min() {
             deadlineTimer.arm(after: due - now)
         } else {
             deadlineTimer.disarm()
         }
-        if app.statusChanged { writeStatus() }
+        if app.statusChanged || powerChanged { writeStatus() }
+    }
+
+    /// Any touch, turn or key, before it reaches the menu: the panel brightens, or wakes (and the
+    /// event is swallowed by the input pipeline).
+    private func inputActivity(_ event: RawInputEvent) {
+        switch power.input(now: MonotonicClock.now(), kind: event.kind) {
+        case .pass:
+            return
+        case .brighten:
+            writeStatus()
+        case .wake:
+            frames.noteWake(time: event.time)
+            writeStatus()
+        }
+        frames.requestPass()
     }
 
     /// Input that meant something to the menu (none arrives while an `exec` program has the
@@ -216,7 +248,9 @@ public final class Runtime {
         case .reload:
             if let config { config.reload(reason: "menu item") } else { Log.info("reload: this menu is built in; nothing to read") }
         case .exec:
-            // Hand over: stop drawing, drop master, stop reading input, then start the program.
+            // Hand over: the panel lit as it was at start, stop drawing, drop master, stop reading
+            // input, then start the program.
+            power.handOver()
             output.handOver()
             input.suspend()
             do {
@@ -227,6 +261,7 @@ public final class Runtime {
                 Log.error("\"\(effect.label)\": \(error)")
                 input.resume()
                 output.takeBack()
+                power.takeBack(now: now)
                 app.effectFinished(effect, result: "failed to start: \(error)", failed: true, now: now)
             }
         case .spawn, .poweroff, .reboot:
@@ -254,6 +289,7 @@ public final class Runtime {
                 Log.info("\"\(effect.label)\" \(result); taking the display back")
                 input.resume()
                 output.takeBack()
+                power.takeBack(now: now)
                 notifier.notify("STATUS=Showing \(app.currentScreen.config.name)")
             } else if failed {
                 Log.error("\"\(effect.label)\" (pid \(pid)) \(result)")
@@ -273,6 +309,7 @@ public final class Runtime {
         if app.apply(check, assets: loaded.assets, now: MonotonicClock.now()) {
             reloadsApplied += 1
             input.configure(app.config.input)
+            power.configure(app.config.power, now: MonotonicClock.now())
             Log.info("config reloaded (\(reason))")
         } else {
             reloadsRefused += 1
@@ -295,6 +332,8 @@ public final class Runtime {
         m.actions = app.actionCounts
         m.framesPresented = frames.presented
         m.frameDrawTime = frames.drawTime
+        m.displayPower = power.state
+        m.displayWakes = power.wakes
         return m
     }
 
@@ -312,7 +351,9 @@ public final class Runtime {
             "pid": .int(Int(getpid())),
             "config_path": config.map { .string($0.path) } ?? .null,
             "display": .string(output.name),
+            "display_connected": .bool(output.isConnected),
             "running": children.displayOwner.map { .string($0.effect.label) } ?? .null,
+            "display_power": .string(power.state.rawValue),
             // A fleet tells a refused push from one not yet loaded by these going up.
             "reloads_applied": .int(reloadsApplied),
             "reloads_refused": .int(reloadsRefused),

@@ -52,6 +52,9 @@ static const struct { const char *name; int code; } key_table[] = {
     {"KEY_ENTER", KEY_ENTER}, {"KEY_KPENTER", KEY_KPENTER}, {"KEY_SPACE", KEY_SPACE},
     {"KEY_ESC", KEY_ESC}, {"KEY_BACKSPACE", KEY_BACKSPACE}, {"KEY_BACK", KEY_BACK},
     {"BTN_0", BTN_0}, {"BTN_LEFT", BTN_LEFT}, {"BTN_TOUCH", BTN_TOUCH},
+    /* The console's chords (service-lockdown): Ctrl+Alt+Del, Ctrl+Alt+Fn, Alt+SysRq+B. */
+    {"KEY_LEFTCTRL", KEY_LEFTCTRL}, {"KEY_LEFTALT", KEY_LEFTALT}, {"KEY_DELETE", KEY_DELETE},
+    {"KEY_SYSRQ", KEY_SYSRQ}, {"KEY_B", KEY_B}, {"KEY_F1", KEY_F1}, {"KEY_F2", KEY_F2},
 };
 #define NKEYS (sizeof key_table / sizeof key_table[0])
 

@@ -34,3 +34,13 @@ def expect_same_image(r, screenshot, reference, rotation=0):
 def framebuffer_owners(text):
     """Process names from `allocated by = [name]` lines of debugfs dri state/framebuffer files."""
     return re.findall(r"allocated by = \[?([^\]\n]+)\]?", text)
+
+
+def expect_exposure(r, what, name="security.txt", limit=2.0):
+    """`systemd-analyze security kiosk.service`'s overall exposure in NAME: noted, at most LIMIT."""
+    sec = r.text(name)
+    m = re.search(r"Overall exposure level for kiosk.service: ([0-9.]+)", sec)
+    r.expect(m, f"no systemd-analyze security score:\n{sec[-2000:]}")
+    if m:
+        r.note(f"systemd-analyze security kiosk.service {what}: {m.group(1)}")
+        r.expect(float(m.group(1)) <= limit, f"exposure {m.group(1)} above {limit} {what}")

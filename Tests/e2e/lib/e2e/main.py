@@ -156,6 +156,9 @@ def run_scenario(sc, args, guest, payload_files, results_root):
         if need not in names:
             if need == "kiosk":
                 return [f"kiosk binary not built: run `{KIOSK_BUILD}` (or Tests/e2e/run --build-kiosk)"], ""
+            if need.endswith(".deb"):
+                return [f"package '{need}' not given: build it with packaging/build-deb (scripts/test does) "
+                        f"and pass --payload /path/to/{need}"], ""
             return [f"payload binary '{need}' not given: pass --payload /path/to/{need}"], ""
     try:
         base, disks, init, with_libs = guest.get(sc.mode)
@@ -240,7 +243,7 @@ def main(argv):
     try:
         with cache.locked():
             guest = Guest(kernel.kernel())
-            payload_files = [tools.kiosk_uinput()]
+            payload_files = [tools.kiosk_uinput(), tools.kiosk_drmstate()]
     except RuntimeError as e:
         print(f"FAIL preparing the guest: {e}", file=sys.stderr)
         return 1

@@ -49,10 +49,7 @@ def check(r):
     unit = r.text("unit.txt")
     r.expect("ExecStart=/usr/bin/kiosk run --config /etc/kiosk/current/kiosk.toml" in unit, "the drop-in's ExecStart is not in the unit")
     r.expect("ReadWritePaths=-/var/lib/prometheus/node-exporter" in unit, "the drop-in's ReadWritePaths is not in the unit")
-    m = re.search(r"Overall exposure level for kiosk\.service: ([0-9.]+)", r.text("security.txt"))
-    r.expect(m and float(m.group(1)) <= 2.0, f"systemd-analyze security: {m.group(0) if m else r.text('security.txt')[-300:]}")
-    if m:
-        r.note(f"systemd-analyze security with the role's drop-in: {m.group(1)}")
+    kiosk.expect_exposure(r, "with the role's drop-in")
 
     # icons: same process, next generation, B on screen.
     b_release = r.text("current-icons.txt").strip()

@@ -68,3 +68,18 @@ def check(r):
     # Its three 2048x2048 icons hold 48 MiB decoded; the old config's assets are gone.
     grown = rows["after-big"]["rss_kib"] - rows["start"]["rss_kib"]
     r.expect(grown < 64 * 1024, f"VmRSS grew {grown} KiB with the big config (48 MiB of icons)")
+
+    # `kiosk status` on the device: its exit status and words at each stage.
+    def cli(name, rc, health, words):
+        r.expect(r.text(f"status-cli-{name}.rc").strip() == str(rc),
+                 f"kiosk status {name}: exit {r.text(f'status-cli-{name}.rc').strip()}, wanted {rc}:\n{r.text(f'status-cli-{name}.txt')}")
+        text = r.text(f"status-cli-{name}.txt")
+        r.expect(all(w in text for w in words), f"kiosk status {name} lacks {words}:\n{text}")
+        verdict = json.loads(r.text(f"status-cli-{name}.json"))
+        r.expect(verdict["health"] == health and verdict["exit_status"] == rc, f"kiosk status --json {name}: {verdict}")
+        return text
+    cli("refused", 1, "unhealthy", ["kiosk: unhealthy", "the config is invalid", "huge.png", f"pid: {pid}"])
+    cli("applied", 0, "healthy", ["kiosk: healthy", f"generation {before + 1}, valid", "connected"])
+    cli("stopped", 3, "no-status", ["kiosk: no status"])
+    r.note("kiosk status: " + " / ".join(r.text(f"status-cli-{n}.txt").splitlines()[0] + f" (exit {r.text(f'status-cli-{n}.rc').strip()})"
+                                         for n in ("refused", "applied", "stopped")))

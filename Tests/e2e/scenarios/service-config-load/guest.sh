@@ -17,6 +17,11 @@ sample() {
            g = $0; sub(/.*"generation": /, "", g); sub(/[^0-9].*/, "", g) }
          END { print t " selection=" s " generation=" g }' /proc/uptime /run/kiosk/status.json
 }
+# cli_status NAME: `kiosk status` as a person and as a script sees it, with its exit status.
+cli_status() {
+    kiosk status > "status-cli-$1.txt" 2>&1; echo $? > "status-cli-$1.rc"
+    kiosk status --json > "status-cli-$1.json" 2>&1
+}
 record() {
     echo "$1 pid=$(main_pid) rss_kib=$(rss_kib "$pid") generation=$(status_number generation)" >> memory.txt
     e2e_log "config-load: $(tail -n 1 memory.txt)"
@@ -45,6 +50,7 @@ echo $(( $(now_ms) - start )) > huge-refused-ms.txt
 sleep 5  # several watchdog periods (WatchdogSec=4s) after the refusal
 status > status-after-huge.json
 record after-huge-icon
+cli_status refused
 
 # (b) About 1 MB of valid config: the example with its title changed, a screen of 2500 items
 # with a comment line each, and three 2048x2048 icons (the largest decoded, 16 MiB each), written
@@ -86,9 +92,12 @@ echo $(( $(now_ms) - start )) > big-applied-ms.txt
 sleep 5
 status > status-after-big.json
 record after-big
+cli_status applied
 shot after-big
 
 e2e_uinput_stop
 systemctl show -p NRestarts --value kiosk.service > restarts.txt
+systemctl stop kiosk.service
+cli_status stopped
 service_journal -u kiosk.service
 

@@ -10,6 +10,18 @@
 . /scenario/service.sh
 
 service_install
+# The backlight opening scripts/install writes on a device with a backlight (vkms has none): the
+# exposure is measured with it. And the mechanism itself, on a sysfs file that exists here: a
+# ReadWritePaths= naming a /sys/class link makes the device's file writable under
+# ProtectKernelTunables=, which leaves it read-only without it.
+mkdir -p /etc/systemd/system/kiosk.service.d
+printf '[Service]\nReadWritePaths=-/sys/class/backlight/e2e_backlight/brightness\n' > /etc/systemd/system/kiosk.service.d/backlight.conf
+systemctl daemon-reload
+systemd-analyze security --no-pager kiosk.service > security.txt 2>&1
+q=$(cat /sys/class/net/lo/tx_queue_len)
+systemd-run --wait --quiet --pipe -p ProtectKernelTunables=yes sh -c "echo $q > /sys/class/net/lo/tx_queue_len" > sysfs-without.txt 2>&1; echo "rc=$?" >> sysfs-without.txt
+systemd-run --wait --quiet --pipe -p ProtectKernelTunables=yes -p ReadWritePaths=/sys/class/net/lo/tx_queue_len \
+    sh -c "echo $q > /sys/class/net/lo/tx_queue_len" > sysfs-with.txt 2>&1; echo "rc=$?" >> sysfs-with.txt
 service_boot || e2e_log "kiosk.service did not become active"
 e2e_wait_for 30 grep -q '"screen": "main"' /run/kiosk/status.json || e2e_log "no status file"
 

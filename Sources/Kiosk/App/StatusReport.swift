@@ -1,0 +1,126 @@
+import Glibc
+
+/// What `kiosk status` concludes, as its exit status: LSB's `status` codes, so init scripts and
+/// monitoring read it the way they read any service's.
+public enum KioskHealth: Int32, Sendable {
+    /// The kiosk runs, its config is valid and its display is connected.
+    case healthy = 0
+    /// The kiosk runs but shows a banner for an invalid config (the last good one stays on
+    /// screen), or its display is disconnected.
+    case unhealthy = 1
+    /// No status to judge: no file, not readable, not a kiosk status, or its writer is gone.
+    case noStatus = 3
+
+    /// One word, for scripts.
+    public var name: String {
+        switch self {
+        case .healthy: "healthy"
+        case .unhealthy: "unhealthy"
+        case .noStatus: "no-status"
+        }
+    }
+}
+
+/// A status file read back and judged, for a person or a script.
+public struct StatusReport: Sendable {
+    public let path: String
+    /// The file's document; nil when there was nothing to read.
+    public let status: StatusValue?
+    public let health: KioskHealth
+    /// Why the kiosk is not healthy, one sentence each; empty when it is.
+    public let problems: [String]
+
+    /// `isRunning` says whether a PID is alive (injected: tests have no kiosk process).
+    public init(path: String, isRunning: (Int32) -> Bool = StatusReport.processExists) {
+        self.path = path
+        let text: String
+        do {
+            text = try ConfigFileReader.text(from: ConfigFileReader.readBytes(path: path, maximumSize: Self.maximumSize))
+        } catch {
+            let why: String
+            switch error {
+            case .unreadable(let e) where e.errno == ENOENT: why = "no status file (is the kiosk running? is status_file set elsewhere?)"
+            case .empty: why = "the status file is empty"
+            case .tooLarge(let bytes, _): why = "the status file is \(ConfigFileError.size(bytes)), not a kiosk status"
+            case .binary, .invalidUTF8: why = "the status file is not text"
+            default: why = "the status file \(error)"
+            }
+            (status, health, problems) = (nil, .noStatus, [why])
+            return
+        }
+        let doc: StatusValue
+        do {
+            doc = try StatusJSONReader.parse(text)
+        } catch {
+            (status, health, problems) = (nil, .noStatus, ["the status file is not JSON: \(error)"])
+            return
+        }
+        guard case .object = doc, doc["generation"]?.intValue != nil, let valid = doc["config_valid"]?.boolValue else {
+            (status, health, problems) = (nil, .noStatus, ["the status file is not a kiosk status (no generation or config_valid)"])
+            return
+        }
+        if let pid = doc["pid"]?.intValue, let p = Int32(exactly: pid), !isRunning(p) {
+            (status, health, problems) = (doc, .noStatus, ["the kiosk that wrote the status file (pid \(pid)) is not running"])
+            return
+        }
+        var found: [String] = []
+        if !valid {
+            let errors: [String]
+            if case .array(let list) = doc["config_errors"] { errors = list.compactMap(\.stringValue) } else { errors = [] }
+            found.append("the config is invalid (the last good one is shown)" + (errors.isEmpty ? "" : ": " + errors.joined(separator: "; ")))
+        }
+        if doc["display_connected"]?.boolValue == false {
+            found.append("the display is disconnected")
+        }
+        (status, health, problems) = (doc, found.isEmpty ? .healthy : .unhealthy, found)
+    }
+
+    /// A status file is a few hundred bytes; a 1 MiB one is not ours.
+    static let maximumSize = 1 << 20
+
+    /// Whether a process exists; EPERM means it does, owned by someone else.
+    public static func processExists(_ pid: Int32) -> Bool {
+        pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
+    }
+
+    /// For a person: the verdict, then what the kiosk shows and did.
+    public var text: String {
+        var lines = ["kiosk: " + (health == .noStatus ? "no status" : health.name)]
+        func row(_ name: String, _ value: String) {
+            lines.append(String(repeating: " ", count: max(0, 12 - name.count)) + name + ": " + value)
+        }
+        for p in problems { row("problem", p) }
+        row("status", path)
+        guard let doc = status else { return lines.joined(separator: "\n") + "\n" }
+        if let pid = doc["pid"]?.intValue { row("pid", String(pid)) }
+        var config = doc["config_path"]?.stringValue ?? "(none)"
+        if let g = doc["generation"]?.intValue { config += ", generation \(g)" }
+        if let v = doc["config_valid"]?.boolValue { config += v ? ", valid" : ", INVALID" }
+        row("config", config)
+        if let d = doc["display"]?.stringValue {
+            let connected = doc["display_connected"]?.boolValue
+            row("display", d + (connected == nil ? "" : connected! ? ", connected" : ", DISCONNECTED"))
+        }
+        if let s = doc["screen"]?.stringValue {
+            let selected = doc["selected_label"]?.stringValue.map { ", \"\($0)\" selected" } ?? ""
+            row("screen", s + selected)
+        }
+        if let r = doc["running"]?.stringValue { row("running", r) }
+        if let a = doc["last_action"], let item = a["item"]?.stringValue {
+            row("last action", "\"\(item)\" (\(a["action"]?.stringValue ?? "?")): \(a["result"]?.stringValue ?? "?")")
+        }
+        if let b = doc["banner"]?.stringValue { row("banner", b) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// For a script: the verdict beside the file's own document (null when there was none).
+    public var json: String {
+        StatusValue.object([
+            ("health", .string(health.name)),
+            ("exit_status", .int(Int(health.rawValue))),
+            ("problems", .array(problems.map { .string($0) })),
+            ("file", .string(path)),
+            ("status", status ?? .null),
+        ]).json + "\n"
+    }
+}

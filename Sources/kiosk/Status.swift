@@ -1,0 +1,46 @@
+import ArgumentParser
+import Glibc
+import Kiosk
+
+/// The status file read back for a person or a script, with an exit status monitoring can use.
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the running kiosk's status; exit 0 when it is healthy.",
+        discussion: """
+            Reads the status file the kiosk rewrites on every change (--file, else the config's \
+            status_file, else \(KioskConfig.defaultStatusFile)) and judges it. The exit status is \
+            an init script's:
+
+              0  healthy: running, config valid, display connected
+              1  unhealthy: config invalid (last good one shown) or display lost
+              3  no status: no file, cut short, not a status, or its writer is gone
+
+            """)
+
+    @Option(help: ArgumentHelp("The status file to read.", valueName: "path"))
+    var file: String?
+    @Option(name: .shortAndLong, help: ArgumentHelp("Config whose status_file to read (default: $KIOSK_CONFIG, else /etc/kiosk/kiosk.toml).", valueName: "path"))
+    var config: String?
+    @Flag(help: "Print the verdict and the status as JSON: {\"health\", \"exit_status\", \"problems\", \"file\", \"status\"}.")
+    var json = false
+
+    func validate() throws {
+        if let file, file.isEmpty { throw ValidationError("--file needs a path") }
+    }
+
+    /// The config names the file only when it is readable and valid; else the default.
+    var statusPath: String {
+        if let file { return file }
+        let configPath = config ?? getenv("KIOSK_CONFIG").map { String(cString: $0) } ?? KioskConfig.defaultPath
+        guard access(configPath, R_OK) == 0, let path = ConfigReader(path: configPath).check().config?.statusFile, !path.isEmpty else {
+            return KioskConfig.defaultStatusFile
+        }
+        return path
+    }
+
+    func run() throws {
+        let report = StatusReport(path: statusPath)
+        print(json ? report.json : report.text, terminator: "")
+        if report.health != .healthy { throw ExitCode(report.health.rawValue) }
+    }
+}

@@ -1,0 +1,293 @@
+import Foundation
+import Geometry
+import Glibc
+@testable import Kiosk
+import LayoutCore
+import Raster
+import Testing
+
+/// `[power]`: the config keys, the policy with hand-moved time, the input that wakes the panel
+/// being swallowed, the backlight against a sysfs-shaped folder (and writes refused the way a
+/// device refuses them), and the runtime on a headless panel.
+@Suite(.serialized) struct PowerTests {
+    // MARK: Config
+
+    func check(_ power: String, scratch: ScratchDirectory) -> ConfigCheck {
+        ConfigReader(path: scratch.write("k.toml", minimalConfig("[power]\n" + power + "\n")), displayName: "k.toml").check()
+    }
+
+    @Test func powerKeysDecode() throws {
+        let scratch = ScratchDirectory()
+        let none = try #require(ConfigReader(path: scratch.write("k.toml", minimalConfig())).check().config)
+        #expect(none.power == PowerConfig())
+        #expect(!none.power.isActive)
+        let c = try #require(check("dim_after = 30\ndim_level = 0.25\nblank_after = 120.5\nbacklight = \"intel_backlight\"", scratch: scratch).config)
+        #expect(c.power == PowerConfig(dimAfter: 30, dimLevel: 0.25, blankAfter: 120.5, backlight: .named("intel_backlight")))
+        let zero = try #require(check("dim_after = 0\nblank_after = 0\nbacklight = \"none\"", scratch: scratch).config)
+        #expect(zero.power == PowerConfig(dimAfter: nil, blankAfter: nil, backlight: .none), "0 means never")
+        #expect(try #require(check("blank_after = 5\nbacklight = \"auto\"", scratch: scratch).config).power.backlight == .auto)
+    }
+
+    @Test func badPowerValuesNameTheKey() {
+        let scratch = ScratchDirectory()
+        func problems(_ text: String) -> [String] { check(text, scratch: scratch).problems.map(\.description) }
+        #expect(problems("dim_after = \"soon\"") == [#"k.toml:8:13: power.dim_after: expected a number, got a string ("soon")"#])
+        #expect(problems("blank_after = -1") == ["k.toml:8:15: power.blank_after: expected seconds >= 0 (0 means never), got -1.0"])
+        #expect(problems("blank_after = 1e9") == ["k.toml:8:15: power.blank_after: 1000000000 is out of range 0...604800"])
+        #expect(problems("dim_after = 10\ndim_level = 1.5") == ["k.toml:9:13: power.dim_level: 1.5 is out of range: expected more than 0 and at most 1"])
+        #expect(problems("dim_after = 10\ndim_level = 0") == ["k.toml:9:13: power.dim_level: 0 is out of range: expected more than 0 and at most 1"])
+        #expect(problems("dim_after = 60\nblank_after = 30")
+                == ["k.toml:8:13: power.dim_after: 60 s is not before blank_after (30 s): the panel would be off before it dims"])
+        #expect(problems("backlight = 3") == ["k.toml:8:13: power.backlight: expected a string, got an integer (3)"])
+        #expect(problems("backlight = \"../../devices/x\"")
+                == [#"k.toml:8:13: power.backlight: expected "auto", "none" or the name of a device in /sys/class/backlight ("intel_backlight"), got "../../devices/x""#])
+        #expect(problems("blank_afer = 3") == [#"k.toml:8:1: power.blank_afer: unknown key (did you mean "blank_after"?)"#])
+        #expect(problems("dim_after = 10\nbacklight = \"none\"") == [#"k.toml:8:13: power.dim_after: warning: dims nothing with backlight = "none""#])
+        #expect(problems("[power.x]") .first?.contains("power.x") == true)
+    }
+
+    // MARK: Policy
+
+    @Test func dimsThenBlanksThenInputWakes() {
+        var p = PowerPolicy(PowerConfig(dimAfter: 10, blankAfter: 30), now: 100)
+        #expect(p.nextDeadline == 110)
+        #expect(p.advance(now: 109.9) == nil)
+        #expect(p.advance(now: 110) == .dimmed)
+        #expect(p.nextDeadline == 130)
+        #expect(p.advance(now: 120) == nil)
+        #expect(p.input(now: 125) == .brighten, "a dimmed panel is lit again and the input counts")
+        #expect(p.state == .on && p.nextDeadline == 135)
+        #expect(p.advance(now: 200) == .off, "a late timer goes straight to off")
+        #expect(p.nextDeadline == nil, "off: nothing is due without input")
+        #expect(p.input(now: 300) == .wake)
+        #expect(p.input(now: 300.1) == .pass, "only the first input wakes")
+        #expect(p.advance(now: 309) == nil)
+    }
+
+    @Test func blankWithoutDimAndReconfigure() {
+        var p = PowerPolicy(PowerConfig(blankAfter: 5), now: 0)
+        #expect(p.nextDeadline == 5)
+        #expect(p.advance(now: 5) == .off)
+        p.configure(PowerConfig(blankAfter: 50))
+        #expect(p.advance(now: 6) == .on, "a longer blank_after lights the panel again until it is due")
+        #expect(p.nextDeadline == 50)
+        p.configure(PowerConfig())
+        #expect(p.nextDeadline == nil && p.advance(now: 1000) == nil)
+    }
+
+    // MARK: Swallowing the waking input
+
+    @Test func wakingTouchIsIgnoredUntilLift() {
+        var f = WakeFilter()
+        let at = Point(x: 0.5, y: 0.5)
+        #expect(f.filter(.touchDown(slot: 0, fraction: at, time: 0), panelOff: true) == (true, true))
+        #expect(f.filter(.touchMotion(slot: 0, fraction: at, time: 0.1), panelOff: false) == (true, false))
+        // A second finger after the wake is a new contact.
+        #expect(f.filter(.touchDown(slot: 1, fraction: at, time: 0.2), panelOff: false) == (false, false))
+        #expect(f.filter(.touchUp(slot: 0, time: 0.3), panelOff: false) == (true, false))
+        #expect(f.filter(.touchUp(slot: 1, time: 0.3), panelOff: false) == (false, false))
+        #expect(f.filter(.touchDown(slot: 0, fraction: at, time: 1), panelOff: false) == (false, false), "the next contact counts")
+        #expect(f.swallowedSlots.isEmpty)
+    }
+
+    @Test func wakingDetentAndKeyAreSwallowed() {
+        var f = WakeFilter()
+        #expect(f.filter(.dial(steps: 1, time: 0), panelOff: true) == (true, true))
+        #expect(f.filter(.dial(steps: 1, time: 1), panelOff: false) == (false, false))
+        // A high-resolution wheel: the waking detent is 120 units, whatever the events carry.
+        #expect(f.filter(.wheel(v120: 30, time: 0), panelOff: true) == (true, true))
+        #expect(f.filter(.wheel(v120: 30, time: 0.01), panelOff: false) == (true, false))
+        #expect(f.filter(.wheel(v120: 60, time: 0.02), panelOff: false) == (true, false))
+        #expect(f.filter(.wheel(v120: 30, time: 0.03), panelOff: false) == (false, false), "the next detent moves")
+        #expect(f.filter(.wheel(v120: 120, time: 0), panelOff: true) == (true, true))
+        #expect(f.filter(.wheel(v120: -120, time: 1), panelOff: false) == (false, false))
+        #expect(f.filter(.key(code: 28, pressed: true, time: 0), panelOff: true) == (true, true))
+        #expect(f.filter(.key(code: 28, pressed: false, time: 0.1), panelOff: false) == (true, false), "its release too")
+        #expect(f.filter(.key(code: 28, pressed: true, time: 1), panelOff: false) == (false, false))
+        #expect(f.filter(.key(code: 28, pressed: false, time: 1.1), panelOff: false) == (false, false))
+    }
+
+    // MARK: Backlight
+
+    /// A folder shaped like /sys/class/backlight: DEVICE/{brightness,max_brightness}.
+    final class SysfsBacklight {
+        let scratch = ScratchDirectory()
+        var classDirectory: String { scratch.path + "/class" }
+
+        init(devices: [(String, Int, Int)]) {
+            mkdir(classDirectory, 0o755)
+            for (name, max, value) in devices {
+                mkdir(classDirectory + "/" + name, 0o755)
+                _ = FileManager.default.createFile(atPath: "\(classDirectory)/\(name)/max_brightness", contents: Data("\(max)\n".utf8))
+                _ = FileManager.default.createFile(atPath: "\(classDirectory)/\(name)/brightness", contents: Data("\(value)\n".utf8))
+            }
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: classDirectory) }
+
+        func brightness(_ name: String) -> String? {
+            (try? String(contentsOfFile: "\(classDirectory)/\(name)/brightness", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    /// The real file operations, except that writes fail with `errno` while `refuse` says so.
+    final class Refusing: @unchecked Sendable {
+        var refuse: Int32?
+        var files: BacklightFiles {
+            BacklightFiles(read: BacklightFiles.system.read, write: { [self] (path: String, text: String) throws(SystemError) in
+                if let e = self.refuse { throw SystemError("open \(path)", errno: e) }
+                try BacklightFiles.system.write(path, text)
+            }, list: BacklightFiles.system.list)
+        }
+    }
+
+    @Test func autoTakesTheFirstDeviceAndRestoresItsBrightness() throws {
+        let sys = SysfsBacklight(devices: [("b_panel", 255, 200), ("a_panel", 1000, 600)])
+        let b = try #require(Backlight.open(.auto, classDirectory: sys.classDirectory))
+        #expect(b.name == "a_panel" && b.maxBrightness == 1000 && b.normal == 600)
+        #expect(b.set(.dimmed, dimLevel: 0.25))
+        #expect(sys.brightness("a_panel") == "150")
+        #expect(b.set(.off, dimLevel: 0.25))
+        #expect(sys.brightness("a_panel") == "0")
+        #expect(b.restore())
+        #expect(sys.brightness("a_panel") == "600")
+        #expect(sys.brightness("b_panel") == "200", "the other device is left alone")
+        #expect(b.value(for: .dimmed, dimLevel: 0.0001) == 1, "dimmed is never dark")
+    }
+
+    @Test func missingDevicesAreNotFatal() throws {
+        let sys = SysfsBacklight(devices: [])
+        var said: [String] = []
+        #expect(Backlight.open(.auto, classDirectory: sys.classDirectory, warn: { said.append($0) }, info: { said.append($0) }) == nil)
+        #expect(Backlight.open(.named("gone"), classDirectory: sys.classDirectory, warn: { said.append($0) }) == nil)
+        #expect(Backlight.open(.auto, classDirectory: sys.classDirectory + "/nonexistent", info: { said.append($0) }) == nil)
+        #expect(said.count == 3)
+        #expect(said[1].hasPrefix("backlight gone: open \(sys.classDirectory)/gone/max_brightness: No such file or directory"), "\(said[1])")
+        #expect(Backlight.open(.none, classDirectory: sys.classDirectory) == nil)
+    }
+
+    @Test func aKioskRestartedWhileBlankedDoesNotKeepThePanelDark() throws {
+        let sys = SysfsBacklight(devices: [("panel", 255, 0)])
+        let b = try #require(Backlight.open(.auto, classDirectory: sys.classDirectory))
+        #expect(b.normal == 255)
+    }
+
+    /// EACCES (no udev rule) and EROFS (the sandbox) from the write, and a device that vanishes:
+    /// each logged once while it lasts, and the next success says so.
+    @Test func refusedWritesAreLoggedOnce() throws {
+        let sys = SysfsBacklight(devices: [("panel", 100, 80)])
+        let refusing = Refusing()
+        var warnings: [String] = []
+        let b = try #require(Backlight.open(.auto, classDirectory: sys.classDirectory, files: refusing.files, warn: { warnings.append($0) }))
+        refusing.refuse = EACCES
+        #expect(!b.set(.dimmed, dimLevel: 0.5))
+        #expect(!b.set(.off, dimLevel: 0.5))
+        #expect(!b.set(.on, dimLevel: 0.5))
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("Permission denied (the udev rule") == true, "\(warnings)")
+        #expect(sys.brightness("panel") == "80")
+        refusing.refuse = nil
+        #expect(b.set(.off, dimLevel: 0.5))
+        #expect(sys.brightness("panel") == "0")
+        refusing.refuse = EROFS
+        #expect(!b.set(.on, dimLevel: 0.5))
+        #expect(!b.set(.dimmed, dimLevel: 0.5))
+        #expect(warnings.count == 2)
+        #expect(warnings.last?.contains("Read-only file system (the service's sandbox") == true, "\(warnings)")
+        // The device goes away for real.
+        refusing.refuse = nil
+        try FileManager.default.removeItem(atPath: sys.classDirectory + "/panel")
+        #expect(!b.set(.on, dimLevel: 0.5))
+        #expect(!b.restore())
+        #expect(warnings.count == 3)
+        #expect(warnings.last?.contains("No such file or directory (the device went away)") == true, "\(warnings)")
+    }
+
+    // MARK: The runtime
+
+    static func app(_ power: String, scratch: ScratchDirectory) throws -> KioskApp {
+        let text = """
+            status_file = "\(scratch.path)/status.json"
+            home = "main"
+            [power]
+            \(power)
+
+            [screens.main]
+            style = "arc"
+
+            [[screens.main.items]]
+            label = "One"
+            action = "screen"
+            screen = "two"
+
+            [[screens.main.items]]
+            label = "Two"
+            action = "back"
+
+            [screens.two]
+            style = "arc"
+
+            [[screens.two.items]]
+            label = "Back"
+            action = "back"
+            """
+        let check = ConfigReader(path: scratch.write("kiosk.toml", text)).check()
+        #expect(check.problems.isEmpty, "\(check.report)")
+        return try KioskApp(config: try #require(check.config), width: 320, height: 240, now: MonotonicClock.now())
+    }
+
+    static func turn(_ runtime: Runtime, until done: () -> Bool) throws {
+        let deadline = MonotonicClock.now() + 10
+        while !done(), MonotonicClock.now() < deadline { try runtime.runOnce(timeout: 0.02) }
+    }
+
+    static func status(_ scratch: ScratchDirectory) -> String {
+        (try? String(contentsOfFile: scratch.path + "/status.json", encoding: .utf8)) ?? ""
+    }
+
+    /// Idle blanks the panel: backlight 0 and no frame taken, the status says so; a tap on an item
+    /// wakes it without activating the item, and the first frame after it is the menu.
+    @Test func runtimeBlanksAndATapWakesWithoutActivating() throws {
+        let sys = SysfsBacklight(devices: [("panel", 255, 200)])
+        let scratch = ScratchDirectory()
+        let app = try Self.app("dim_after = 0.2\ndim_level = 0.5\nblank_after = 0.4", scratch: scratch)
+        let output = try HeadlessOutput(panelWidth: 320, panelHeight: 240, rotation: .none)
+        let runtime = try Runtime(app: app, output: output, signals: try SignalSource(Runtime.handledSignals), config: nil,
+                                  options: Runtime.Options(backlightClassDirectory: sys.classDirectory), startup: StartupTimeline())
+        try runtime.start()
+        try Self.turn(runtime) { Self.status(scratch).contains("\"display_power\": \"dimmed\"") }
+        #expect(sys.brightness("panel") == "100")
+        try Self.turn(runtime) { Self.status(scratch).contains("\"display_power\": \"off\"") }
+        #expect(sys.brightness("panel") == "0")
+        #expect(!output.panelOn)
+        let framesWhenOff = output.presentedFrames
+        let before = try PixelBuffer(width: 320, height: 240)
+        try before.copyPixels(from: output.pixels)
+        try runtime.runOnce(timeout: 0.2)
+        #expect(output.presentedFrames == framesWhenOff, "a frame was drawn while the panel was off")
+
+        // A tap on the selected item (the arc's apex, where "One" sits): it would open "two".
+        let now = MonotonicClock.now()
+        let arc = try #require(app.currentScreen as? ArcScreen)
+        let c = arc.shape.controller
+        let centre = try #require(c.layout.visibleRows(at: c.position, domain: c.scroller.domain).first { $0.index == 0 }?.center)
+        let fraction = Point(x: centre.x / 320, y: centre.y / 240)
+        runtime.deliver(.touchDown(slot: 0, fraction: fraction, time: now))
+        runtime.deliver(.touchUp(slot: 0, time: now + 0.05))
+        try Self.turn(runtime) { output.presentedFrames > framesWhenOff }
+        #expect(output.panelOn)
+        #expect(sys.brightness("panel") == "200")
+        #expect(Self.status(scratch).contains("\"display_power\": \"on\""))
+        #expect(app.screenNames == ["main"], "the waking tap opened \(app.screenNames)")
+        #expect(app.lastAction == nil)
+        var differing = 0
+        for y in 0..<240 { for x in 0..<320 where output.pixels[x, y] != before[x, y] { differing += 1 } }
+        #expect(differing == 0, "the first frame after waking differs from the menu as it was in \(differing) pixels")
+        // The next tap is a tap.
+        let later = MonotonicClock.now()
+        runtime.deliver(.touchDown(slot: 0, fraction: fraction, time: later))
+        runtime.deliver(.touchUp(slot: 0, time: later + 0.05))
+        try Self.turn(runtime) { app.screenNames == ["main", "two"] }
+        #expect(app.screenNames == ["main", "two"])
+    }
+}

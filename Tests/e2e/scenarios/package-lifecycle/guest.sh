@@ -1,0 +1,74 @@
+# e2e-mode: systemd
+# e2e-timeout: 480
+# e2e-needs: kiosk-old.deb kiosk-new.deb
+# The Debian package's life on a device, with dpkg and no network (the image has its Depends):
+# installed, enabled, the menu up at boot; upgraded to a newer build with the service running
+# and the config edited locally: the kiosk is restarted (new PID) and the edit kept; purged:
+# nothing of the package left, no user, no unit, no kiosk running. scripts/test builds both
+# packages (packaging/build-deb, two versions of one binary) and passes them with --payload.
+. /scenario/service.sh
+old=/usr/local/bin/kiosk-old.deb new=/usr/local/bin/kiosk-new.deb
+# Only the package's kiosk: not the test bed's copy of the binary on PATH.
+rm -f /usr/local/bin/kiosk
+for deb in "$old" "$new"; do dpkg-deb -f "$deb" Package Version; done > debs.txt 2>&1
+
+# Install: no start (tty1 may be the installer's), enabled for the next boot.
+e2e_run install dpkg -i "$old"
+dpkg-query -W -f '${Status} ${Version}\n' kiosk > installed.txt 2>&1
+systemctl is-enabled kiosk.service > enabled.txt 2>&1
+systemctl is-active kiosk.service > active-after-install.txt 2>&1
+id kiosk > user.txt 2>&1
+command -v kiosk > which-kiosk.txt 2>&1
+ls /usr/share/man/man1/kiosk.1.gz /usr/share/man/man5/kiosk.toml.5.gz > man-w.txt 2>&1  # no man-db in the image
+
+# Boot: multi-user.target pulls the enabled unit in; the menu is on screen.
+service_boot || e2e_log "kiosk.service did not become active"
+e2e_wait_for 30 grep -q '"screen": "main"' /run/kiosk/status.json || e2e_log "no status file"
+sleep 1
+main_pid > pid-boot.txt
+status > status-boot.json
+shot boot
+e2e_run render-boot kiosk render /etc/kiosk/kiosk.toml --size 1024x768 --out /results/render-boot.png
+
+# A local edit of the conffile, which the running kiosk applies by itself.
+gen=$(status_number generation)
+sed -i 's/^title = "Kiosk"/title = "Edited here"/' /etc/kiosk/kiosk.toml
+e2e_wait_for 20 sh -c '[ "$(sed -n "s/.*\"generation\": \([0-9]*\).*/\1/p" /run/kiosk/status.json)" -gt '"$gen"' ]' ||
+    e2e_log "the edit was not applied"
+md5sum /etc/kiosk/kiosk.toml > edited-md5.txt
+
+# Upgrade while it runs: dpkg must not ask about the edited conffile (stdin is closed) and the
+# postinst restarts the kiosk.
+pid=$(main_pid)
+e2e_run upgrade dpkg -i "$new" < /dev/null
+service_wait_ready 60 "$pid" || e2e_log "no new kiosk after the upgrade"
+dpkg-query -W -f '${Status} ${Version}\n' kiosk > upgraded.txt 2>&1
+main_pid > pid-upgraded.txt
+e2e_wait_for 30 sh -c 'p=$(sed -n "s/.*\"pid\": \([0-9]*\).*/\1/p" /run/kiosk/status.json) && [ "$p" != '"$pid"' ]' ||
+    e2e_log "the status file is not the new kiosk's"
+sleep 1
+status > status-upgraded.json
+systemctl is-enabled kiosk.service > enabled-upgraded.txt 2>&1
+md5sum /etc/kiosk/kiosk.toml > upgraded-md5.txt
+ls /etc/kiosk > etc-kiosk-upgraded.txt 2>&1
+shot upgraded
+e2e_run render-upgraded kiosk render /etc/kiosk/kiosk.toml --size 1024x768 --out /results/render-upgraded.png
+
+# Purge: every path of the package gone but the directories other packages own too, and the
+# merged-/usr links (/lib -> usr/lib) that no package owns.
+dpkg -L kiosk > package-files.txt
+e2e_run purge dpkg --purge kiosk
+dpkg-query -W -f '${Status}\n' kiosk > purged-status.txt 2>&1
+while read -r path; do
+    [ "$path" != /. ] || continue
+    [ -e "$path" ] || [ -L "$path" ] || continue
+    if [ -d "$path" ] && { [ -L "$path" ] || dpkg -S "$path" >/dev/null 2>&1; }; then continue; fi
+    echo "$path"
+done < package-files.txt > left-behind.txt
+{ getent passwd kiosk || echo "no user kiosk"; getent group kiosk || echo "no group kiosk"; } > user-purged.txt
+systemctl show -p LoadState -p ActiveState kiosk.service > unit-purged.txt 2>&1
+ls /etc/systemd/system/multi-user.target.wants/ /var/lib/systemd/deb-systemd-helper-enabled/ \
+    /var/lib/systemd/deb-systemd-helper-masked/ > unit-links-purged.txt 2>&1
+for p in /proc/[0-9]*; do [ "$(cat "$p/comm" 2>/dev/null)" = kiosk ] && echo "${p#/proc/}"; done > kiosk-processes.txt
+ls -d /etc/kiosk /run/kiosk > etc-run-purged.txt 2>&1
+service_journal -u kiosk.service
