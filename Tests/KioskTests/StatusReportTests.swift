@@ -48,6 +48,17 @@ import Testing
         #expect(report.text.contains("last action: \"Power off\" (poweroff): exited with status 1"))
     }
 
+    /// A config followed through a swapped `current` symlink: the release it was read from.
+    @Test func theReleaseOnScreenIsNamed() {
+        let folder = Folder()
+        var doc = Self.status()
+        doc.fields.append(("config_source", .string("/etc/kiosk/releases/537fc8a3f405/kiosk.toml")))
+        let report = StatusReport(path: folder.file("r.json", doc.json), isRunning: Self.alive)
+        #expect(report.text.contains("  read from: /etc/kiosk/releases/537fc8a3f405/kiosk.toml\n"), "\(report.text)")
+        // The same file as config_path says nothing more.
+        #expect(!Self.status().json.isEmpty && !StatusReport(path: folder.file("s.json", Self.status().json), isRunning: Self.alive).text.contains("read from"))
+    }
+
     @Test func invalidConfigAndLostDisplayAreUnhealthy() {
         let folder = Folder()
         let invalid = StatusReport(path: folder.file("a.json", Self.status(valid: false).json), isRunning: Self.alive)

@@ -97,6 +97,10 @@ public struct StatusReport: Sendable {
         if let g = doc["generation"]?.intValue { config += ", generation \(g)" }
         if let v = doc["config_valid"]?.boolValue { config += v ? ", valid" : ", INVALID" }
         row("config", config)
+        // A fleet's release: the folder `current` pointed at when the running config was read.
+        if let source = doc["config_source"]?.stringValue, source != doc["config_path"]?.stringValue {
+            row("read from", source)
+        }
         if let d = doc["display"]?.stringValue {
             let connected = doc["display_connected"]?.boolValue
             row("display", d + (connected == nil ? "" : connected! ? ", connected" : ", DISCONNECTED"))
