@@ -7,7 +7,8 @@
   push is A or B, never B's text with A's icons or the reverse;
 - bad-missing / bad-dangling: the playbook fails naming the missing icon / the dangling link;
   current, the process, the generation and the screen are those of B; the refused release is gone;
-- again: A pushed again; node_exporter serves kiosk_up 1 and the status file's generation.
+- again: A pushed again, `kiosk status` names its release; node_exporter serves kiosk_up 1 and
+  the status file's generation.
 Notes: each playbook's time and push-to-applied (symlink swap -> the kiosk's "config reloaded")."""
 import json
 import re
@@ -96,6 +97,8 @@ def check(r):
     r.expect(pid(r, "again") == pid(r, "install") and st["generation"] == st_b["generation"] + 1
              and st["config_source"] == f"/etc/kiosk/{a_release}/kiosk.toml", f"A again: {st}")
     r.expect(r.text("restarts-again.txt").strip() == r.text("restarts-install.txt").strip(), "systemd restarted the kiosk")
+    r.expect(r.text("kiosk-status.rc").strip() == "0" and f"read from: /etc/kiosk/{a_release}/kiosk.toml" in r.text("kiosk-status.txt"),
+             f"kiosk status does not name release A:\n{r.text('kiosk-status.txt')}")
 
     # node_exporter serves the kiosk's metrics.
     metrics = r.text("node-exporter.txt")

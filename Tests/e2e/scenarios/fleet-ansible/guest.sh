@@ -71,6 +71,7 @@ shot after-bad
 
 e2e_host again 900; echo $? > host-again.rc
 after again
+/usr/bin/kiosk status > kiosk-status.txt 2>&1; echo $? > kiosk-status.rc
 
 # node_exporter's view (metrics_file is written at most once a second).
 sleep 2
