@@ -111,6 +111,13 @@ public final class PixelBuffer {
         return nil
     }
 
+    /// A new buffer with these pixels, for a reader on another thread (a screenshot's encoder).
+    public func copy() throws(RasterError) -> PixelBuffer {
+        let copy = try PixelBuffer(width: width, height: height, format: format)
+        try copy.copyPixels(from: self)
+        return copy
+    }
+
     /// Copies every pixel of `other` (same size and format) into this buffer, row by row.
     public func copyPixels(from other: PixelBuffer) throws(RasterError) {
         guard other.width == width, other.height == height, other.format == format else {

@@ -199,6 +199,6 @@ final class WindowOutput: Output {
     }
 
     func handle(signal: Int32) -> Bool { false }
-    func screenshot() throws -> PixelBuffer { pixels }
+    func screenshot() throws -> PixelBuffer { try pixels.copy() }
     func restore() {}
 }

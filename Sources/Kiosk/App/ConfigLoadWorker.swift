@@ -133,23 +133,9 @@ private final class WorkerThread: @unchecked Sendable {
         self.checker = checker
     }
 
-    /// Creates the thread with every signal blocked (it inherits the mask) and detaches it.
+    /// Creates the thread (signals blocked, detached: `startDetachedThread`).
     func start() throws(SystemError) {
-        var all = sigset_t(), previous = sigset_t()
-        sigfillset(&all)
-        pthread_sigmask(SIG_SETMASK, &all, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        let context = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        let err = pthread_create(&thread, nil, { raw in
-            Unmanaged<WorkerThread>.fromOpaque(raw!).takeRetainedValue().run()
-            return nil
-        }, context.toOpaque())
-        guard err == 0 else {
-            context.release()
-            throw SystemError("pthread_create", errno: err)
-        }
-        pthread_detach(thread)
+        try startDetachedThread { self.run() }
     }
 
     private func run() {

@@ -78,7 +78,7 @@ public final class HeadlessOutput: Output {
     }
 
     public func handle(signal: Int32) -> Bool { false }
-    public func screenshot() throws -> PixelBuffer { pixels }
+    public func screenshot() throws -> PixelBuffer { try pixels.copy() }
     public func restore() {}
 
     /// What the panel shows, as a PNG.

@@ -24,7 +24,8 @@ public protocol Output: AnyObject {
     func takeBack()
     /// Handles a signal meant for the output (a VT switch); false when it is not one.
     func handle(signal: Int32) -> Bool
-    /// What is on screen, in panel orientation.
+    /// What is on screen, in panel orientation, in a buffer of the caller's own (it is encoded
+    /// off the loop while the output goes on).
     func screenshot() throws -> PixelBuffer
     /// Puts back what the screen showed before the kiosk (exit).
     func restore()

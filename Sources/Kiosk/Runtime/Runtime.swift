@@ -44,6 +44,8 @@ public final class Runtime {
     let frames: FrameScheduler
     let input: InputPipeline
     let children = ChildProcesses()
+    /// Encodes SIGUSR1 screenshots off the loop.
+    let screenshots = ScreenshotWriter()
     let config: ConfigService?
     let notifier = SystemdNotifier()
     /// `[power]`: dimming and blanking the panel.
@@ -392,17 +394,27 @@ public final class Runtime {
     }
 
     /// Writes what is on screen, and beside it (`.txt`) the scroll position, rotation and size of
-    /// that frame, so that a headless render can reproduce it exactly.
+    /// that frame, so that a headless render can reproduce it exactly. The pixels are copied
+    /// here; the PNG is encoded on a thread of its own (`ScreenshotWriter`).
     private func screenshot() {
         let path = app.config.screenshotFile
+        let image: PixelBuffer
         do {
-            try PNGCodec.write(try output.screenshot(), to: path)
-            let shown = frames.shownPosition
-            let panel = output.panel
-            try writeFile(path + ".txt", "offset=\(shown.whole)+\(shown.fraction)\nrotation=\(panel.rotation.degrees)\nsize=\(panel.logicalWidth)x\(panel.logicalHeight)\n")
-            Log.info("screenshot written to \(path) (offset \(shown))")
+            image = try output.screenshot()
         } catch {
             Log.error("screenshot to \(path) failed: \(error)")
+            return
         }
+        let shown = frames.shownPosition
+        let panel = output.panel
+        let sidecar = "offset=\(shown.whole)+\(shown.fraction)\nrotation=\(panel.rotation.degrees)\nsize=\(panel.logicalWidth)x\(panel.logicalHeight)\n"
+        let offset = "\(shown)"
+        let started = screenshots.write(image, to: path, sidecar: sidecar) { result in
+            switch result {
+            case .success: Log.info("screenshot written to \(path) (offset \(offset))")
+            case .failure(let error): Log.error("screenshot to \(path) failed: \(error)")
+            }
+        }
+        if !started { Log.warning("screenshot to \(path) not taken: the previous one is still being written") }
     }
 }

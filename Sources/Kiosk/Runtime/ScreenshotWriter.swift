@@ -1,0 +1,71 @@
+import Glibc
+import Raster
+import Synchronization
+
+/// Writes screenshots off the event loop. Encoding a 1024x768 PNG takes a second or more on a
+/// slow device (several under emulation, on a busy host), long enough for the watchdog to kill a
+/// loop that did it. The PNG goes to a temporary file renamed over the path, and only then the
+/// sidecar (`PATH.txt`) is written: whoever sees the sidecar finds the whole image. One at a
+/// time: a request while one is being written is refused.
+final class ScreenshotWriter: Sendable {
+    private let busy = Atomic<Bool>(false)
+
+    /// The image and what goes in the sidecar, handed to the writing thread. `@unchecked`:
+    /// the image is the caller's own copy (`Output.screenshot()`), which it keeps no reference to.
+    private struct Job: @unchecked Sendable {
+        let image: PixelBuffer
+        let path: String
+        let sidecar: String
+    }
+
+    /// Starts writing `image` to `path` and `sidecar` to `path.txt`; false (nothing started) while
+    /// the previous screenshot is still being written. `done` runs on the writing thread, before
+    /// the writer takes the next request.
+    @discardableResult
+    func write(_ image: PixelBuffer, to path: String, sidecar: String,
+               done: @escaping @Sendable (Result<Void, RasterError>) -> Void) -> Bool {
+        guard busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return false }
+        let job = Job(image: image, path: path, sidecar: sidecar)
+        do {
+            try startDetachedThread { [self] in
+                done(Self.run(job))
+                busy.store(false, ordering: .releasing)
+            }
+        } catch {
+            done(.failure(.cannotWrite(path: path, reason: error.description)))
+            busy.store(false, ordering: .releasing)
+        }
+        return true
+    }
+
+    /// Waits until no screenshot is being written (tests; at most `seconds`).
+    func waitUntilIdle(seconds: Double) -> Bool {
+        var waited = 0.0
+        while busy.load(ordering: .acquiring) {
+            if waited >= seconds { return false }
+            usleep(10_000)
+            waited += 0.01
+        }
+        return true
+    }
+
+    private static func run(_ job: Job) -> Result<Void, RasterError> {
+        let temporary = job.path + ".tmp"
+        do {
+            try PNGCodec.write(job.image, to: temporary)
+        } catch {
+            return .failure(error)
+        }
+        guard rename(temporary, job.path) == 0 else {
+            let e = SystemError.last("rename \(temporary)")
+            unlink(temporary)
+            return .failure(.cannotWrite(path: job.path, reason: e.description))
+        }
+        do {
+            try writeFileAtomically(job.path + ".txt", job.sidecar)
+        } catch {
+            return .failure(.cannotWrite(path: job.path + ".txt", reason: error.description))
+        }
+        return .success(())
+    }
+}
