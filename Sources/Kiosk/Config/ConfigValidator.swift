@@ -78,6 +78,7 @@ private struct ValidationRun {
             warn("metrics_file", "node_exporter's textfile collector reads only *.prom files")
         }
         checkPower(config.power)
+        checkLock(config.lock)
         checkTheme(config.theme)
         checkBackground(config.background, at: "background")
         checkInput(config.input)
@@ -98,6 +99,12 @@ private struct ValidationRun {
         if power.dimAfter != nil, case .none = power.backlight {
             warn("power.dim_after", "dims nothing with backlight = \"none\"")
         }
+    }
+
+    mutating func checkLock(_ lock: LockConfig) {
+        range(lock.attempts, 1...100, "lock.attempts")
+        range(lock.lockout, 1...86_400, "lock.lockout")
+        range(lock.relockAfter, 0...86_400, "lock.relock_after")
     }
 
     mutating func checkTheme(_ theme: ThemeConfig) {
