@@ -170,6 +170,10 @@ private struct ValidationRun {
         for screen in config.screens {
             checkScreen(screen, names: names, globalBackground: config.background)
         }
+        // The keypad stands in front of a screen being opened; home is shown, never opened.
+        if config.screen(named: config.home)?.pinHash != nil {
+            fail(ConfigKeyPath("screens").appending(config.home).appending("pin_hash"), "the home screen cannot be locked: it is shown at start, never opened; lock the screens it opens")
+        }
         // With a wrong home every screen would be "unreachable": the error above says enough.
         if config.screen(named: config.home) != nil { warnUnreachable(config) }
     }

@@ -106,6 +106,11 @@ public struct PinLock: Sendable {
     /// The screen was left: it needs the PIN again.
     public mutating func relock(_ screen: String) { unlocked[screen] = nil }
 
+    /// A new config: only the screens still open stay unlocked.
+    public mutating func keepUnlocked(only open: [String]) {
+        unlocked = unlocked.filter { open.contains($0.key) }
+    }
+
     /// Relocks the screens idle for `relock_after` seconds (never when it is 0); returns them, sorted.
     public mutating func relockIdle(now: Double) -> [String] {
         guard config.relockAfter > 0 else { return [] }
