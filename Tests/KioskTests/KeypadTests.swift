@@ -173,4 +173,27 @@ import Testing
         h.wait(120)
         #expect(h.app.screenNames == ["main", "admin"])
     }
+
+    /// Another display size keeps the keypad (without the digits); a reload drops it, and an open
+    /// screen whose PIN the new config changes is closed rather than kept.
+    @Test func resizeKeepsTheKeypadAndReloadDropsIt() throws {
+        let h = try Harness()
+        h.input(.command(.select, count: 1))
+        h.knob("2")
+        try h.app.resize(width: 480, height: 800)
+        #expect(h.app.screenNames == ["main", "keypad: admin"])
+        #expect(h.title == "Admin: enter PIN")
+        #expect(h.app.apply(ConfigCheck(config: KeypadTests.config(), problems: []), now: h.now))
+        #expect(h.app.screenNames == ["main"])
+        #expect(h.app.pinLock.enteredCount == 0)
+        // Opened, then locked by a new config that gives it another hash: closed.
+        h.input(.command(.select, count: 1))
+        for d in ["2", "4", "6", "8", "OK"] { h.knob(d) }
+        #expect(h.app.screenNames == ["main", "admin"])
+        var relocked = KeypadTests.config()
+        relocked.screens[1].pinHash = try PinHash.make(pin: "1357")
+        #expect(h.app.apply(ConfigCheck(config: relocked, problems: []), now: h.now))
+        #expect(h.app.screenNames == ["main"], "a new PIN is asked for")
+        #expect(h.app.lockedScreens == ["admin"])
+    }
 }

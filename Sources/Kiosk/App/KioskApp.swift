@@ -98,11 +98,13 @@ public final class KioskApp: FrameSource {
         }
         if currentScreen.needsFrame || currentScreen.isMoving { undrawn = true }
         let screen = currentScreen
+        // Events of a keypad stay the keypad's even after a right PIN replaced it mid-batch.
+        let guarded = keypad?.target.name
         for event in screen.update(now: now) {
-            if let keypad {
-                // Which key was chosen would tell the PIN: only leaving is logged.
-                if case .back = event { Log.info("keypad for \(keypad.target.name) left") }
-                actOnKeypad(event)
+            if let guarded {
+                // Which key was chosen or selected would tell the PIN: only leaving is logged.
+                if case .back = event, keypad != nil { Log.info("keypad for \(guarded) left") }
+                if keypad != nil { actOnKeypad(event) }
                 continue
             }
             Self.log(event, on: screen)
@@ -400,6 +402,10 @@ public final class KioskApp: FrameSource {
             let first = check.problems.first { $0.severity == .error }?.description ?? "invalid config"
             showBanner("Config not applied: \(first)", now: now)
             return false
+        }
+        // A screen whose PIN changed locks again: whoever opened it may not know the new one.
+        for screen in new.screens where screen.pinHash != config.screen(named: screen.name)?.pinHash {
+            pinLock.relock(screen.name)
         }
         do {
             (resources, stack) = try rebuild(config: new, assets: try Self.ready(assets, for: new), width: width, height: height)
