@@ -196,4 +196,18 @@ import Testing
         #expect(h.app.screenNames == ["main"], "a new PIN is asked for")
         #expect(h.app.lockedScreens == ["admin"])
     }
+
+    /// A dial screen gets a dial keypad: the knob turns through the keys around the circle.
+    @Test func dialScreenGetsADialKeypad() throws {
+        var config = KeypadTests.config()
+        config.screens[1].layout = .dial(DialStyle())
+        let h = try Harness(config)
+        h.input(.command(.select, count: 1))
+        #expect(h.app.currentScreen is DialScreen)
+        for d in ["2", "4", "6"] { h.knob(d) }
+        #expect(h.title == "●●●")
+        try goldens.expectMatches(h.frame, "keypad-dial-800x480")
+        for d in ["8", "OK"] { h.knob(d) }
+        #expect(h.app.screenNames == ["main", "admin"])
+    }
 }

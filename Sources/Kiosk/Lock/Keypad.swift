@@ -1,5 +1,5 @@
-/// The keypad in front of a locked screen: a generated list screen of twelve keys in three
-/// columns, so that touch and knob (turn through the keys, press to choose) work through the
+/// The keypad in front of a locked screen: a generated screen of twelve keys (a grid of three
+/// columns, or a dial in front of a dial screen), so that touch and knob (turn through the keys, press to choose) work through the
 /// same screen core as every menu. Its title shows dots for the digits, or the lockout countdown.
 enum Keypad {
     /// In reading order: three columns fill row by row.
@@ -27,8 +27,11 @@ enum Keypad {
         return "\(target.title ?? target.name): enter PIN"
     }
 
+    /// A dial in front of a dial screen (a round panel has no corners for a grid), else a grid.
     static func screen(for target: ScreenConfig, title: String) -> ScreenConfig {
-        ScreenConfig(name: name(for: target.name), title: title, layout: .list(ListStyle(columns: 3, rowHeight: 0.16)),
+        let layout: ScreenLayout = target.style == .dial
+            ? .dial(DialStyle(slots: labels.count, wrap: true)) : .list(ListStyle(columns: 3, rowHeight: 0.16))
+        return ScreenConfig(name: name(for: target.name), title: title, layout: layout,
                      background: target.background,
                      sections: [MenuSection(items: labels.map { MenuItem(label: $0, action: .back) })],
                      direction: .leftToRight)
