@@ -86,10 +86,12 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // Non-temporal stores (a compiler builtin Swift cannot spell) for writing scanout memory.
         .systemLibrary(name: "CStreamingStores"),
+        // libxcrypt (crypt_rn, crypt_gensalt_rn) for PIN hashes in /etc/shadow's format. Debian: libcrypt-dev.
+        .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
         // The program's logic: config, display output, input and key codes, event loop, screens. Tested without a device.
         .target(
             name: "Kiosk",
-            dependencies: ["Geometry", "LayoutCore", "Raster", "Text", "CDRM", "CInput", "CLinux", "CStreamingStores", "TOML"]
+            dependencies: ["Geometry", "LayoutCore", "Raster", "Text", "CDRM", "CInput", "CLinux", "CStreamingStores", "CCrypt", "TOML"]
         ),
         // A TOML 1.0 parser whose values carry their source positions: pure Swift, no Foundation, no C.
         .target(name: "TOML"),

@@ -28,7 +28,7 @@ import Testing
             ("screen", .string("main")), ("selected_label", .string("Espresso ☕")), ("banner", .null),
             ("last_action", .object([("item", .string("Power off")), ("action", .string("poweroff")), ("result", .string("exited with status 1"))])),
             ("pid", .int(pid)), ("config_path", .string("/etc/kiosk/kiosk.toml")), ("display", .string("card0 Virtual-1")),
-            ("running", .null),
+            ("running", .null), ("locked_screens", .array([.string("admin"), .string("service")])), ("pin_failures", .int(3)),
         ]
         if let connected { fields.append(("display_connected", .bool(connected))) }
         return StatusDocument(fields: fields)
@@ -46,6 +46,7 @@ import Testing
         #expect(report.text.contains("config: /etc/kiosk/kiosk.toml, generation 3, valid"))
         #expect(report.text.contains("\"Espresso ☕\" selected"))
         #expect(report.text.contains("last action: \"Power off\" (poweroff): exited with status 1"))
+        #expect(report.text.contains("locked: admin, service, 3 wrong PINs"))
     }
 
     /// A config followed through a swapped `current` symlink: the release it was read from.

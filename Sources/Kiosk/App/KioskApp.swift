@@ -41,6 +41,10 @@ public final class KioskApp: FrameSource {
     /// The position of the current screen in the last frame drawn.
     public private(set) var drawnPosition = ScrollOffset.zero
     public static let bannerSeconds = 8.0
+    /// Wrong PINs, the lockout, and which locked screens are open.
+    public private(set) var pinLock: PinLock
+    /// While the top screen is a keypad: the screen it guards, and the title it was built with.
+    private var keypad: (target: ScreenConfig, title: String)?
 
     /// `assets` are `config`'s font and images when already loaded; without them they are loaded here.
     public init(config: KioskConfig, assets: LoadedAssets? = nil, valid: Bool = true, problems: [ConfigProblem] = [],
@@ -54,6 +58,7 @@ public final class KioskApp: FrameSource {
         self.now = now
         resources = ScreenResources(theme: config.theme, assets: try Self.ready(assets, for: config), width: width, height: height)
         lastInputTime = now
+        pinLock = PinLock(config.lock)
         guard let home = config.screen(named: config.home) ?? config.screens.first else { throw KioskAppError.noScreens }
         stack = [try ScreenFactory.make(home, resources: resources, showsBack: false)]
     }
@@ -67,6 +72,7 @@ public final class KioskApp: FrameSource {
     public func handle(_ input: MenuInput, now: Double) {
         self.now = now
         lastInputTime = now
+        for screen in stack { pinLock.touched(screen.config.name, now: now) }
         if let pilot = autopilot {
             // The first touch or turn takes over from the self-scrolling, from where it is.
             autopilot = nil
@@ -84,6 +90,8 @@ public final class KioskApp: FrameSource {
             statusChanged = true
         }
         returnHomeIfIdle()
+        relockIdleScreens()
+        refreshKeypad()
         if let pilot = autopilot {
             if let position = pilot.position(at: now) {
                 currentScreen.jump(to: position)
@@ -94,7 +102,15 @@ public final class KioskApp: FrameSource {
         }
         if currentScreen.needsFrame || currentScreen.isMoving { undrawn = true }
         let screen = currentScreen
+        // Events of a keypad stay the keypad's even after a right PIN replaced it mid-batch.
+        let guarded = keypad?.target.name
         for event in screen.update(now: now) {
+            if let guarded {
+                // Which key was chosen or selected would tell the PIN: only leaving is logged.
+                if case .back = event, keypad != nil { Log.info("keypad for \(guarded) left") }
+                if keypad != nil { actOnKeypad(event) }
+                continue
+            }
             Self.log(event, on: screen)
             act(on: event, in: screen)
         }
@@ -107,7 +123,7 @@ public final class KioskApp: FrameSource {
 
     public var nextDeadline: Double? {
         let idle = config.idleTimeout.flatMap { $0 > 0 && stack.count > 1 ? lastInputTime + $0 : nil }
-        return [idle, banner?.until, autopilot?.nextStep].compactMap { $0 }.min()
+        return [idle, banner?.until, autopilot?.nextStep, pinLock.nextDeadline, nextCountdownTick].compactMap { $0 }.min()
     }
 
     public func draw(on canvas: Canvas, full: Bool) -> [PixelRect] {
@@ -125,8 +141,14 @@ public final class KioskApp: FrameSource {
     /// keeping the screens and their selections.
     public func resize(width: Int, height: Int) throws {
         guard width != self.width || height != self.height else { return }
+        let guarded = keypad?.target
         (resources, stack) = try rebuild(config: config, assets: resources.assets, width: width, height: height)
         (self.width, self.height) = (width, height)
+        // The rebuilt stack ends below the keypad: put it back (without the digits entered).
+        if let guarded {
+            keypad = nil
+            try showKeypad(for: guarded)
+        }
         fullFrameNeeded = true
     }
 
@@ -177,6 +199,11 @@ public final class KioskApp: FrameSource {
                 return
             }
             do {
+                if target.pinHash != nil, !pinLock.isUnlocked(name) {
+                    try showKeypad(for: target)
+                    lastAction = (item.label, "screen", "locked: PIN asked for \(name)")
+                    return
+                }
                 stack.append(try ScreenFactory.make(target, resources: resources, showsBack: true))
                 screenShown()
                 lastAction = (item.label, "screen", "opened \(name)")
@@ -212,8 +239,20 @@ public final class KioskApp: FrameSource {
 
     private func goBack() {
         guard stack.count > 1 else { return }
-        stack.removeLast()
+        left(stack.removeLast())
         screenShown()
+    }
+
+    /// A screen taken off the stack: a keypad forgets its digits, an opened locked screen locks.
+    private func left(_ screen: MenuScreen) {
+        if let k = keypad, screen.config.name == Keypad.name(for: k.target.name) {
+            keypad = nil
+            pinLock.clearEntry()
+        }
+        if screen.config.pinHash != nil, pinLock.isUnlocked(screen.config.name) {
+            pinLock.relock(screen.config.name)
+            Log.info("screen \(screen.config.name) locked again: left")
+        }
     }
 
     private func screenShown() {
@@ -226,8 +265,107 @@ public final class KioskApp: FrameSource {
     private func returnHomeIfIdle() {
         guard let timeout = config.idleTimeout, timeout > 0, stack.count > 1, now >= lastInputTime + timeout else { return }
         Log.info("idle for \(Int(timeout)) s: back to \(config.home)")
+        for screen in stack.dropFirst().reversed() { left(screen) }
         stack.removeSubrange(1...)
         screenShown()
+    }
+
+    // MARK: Locked screens
+
+    private func showKeypad(for target: ScreenConfig) throws {
+        pinLock.clearEntry()
+        let title = Keypad.title(for: target, lock: pinLock, now: now)
+        stack.append(try ScreenFactory.make(Keypad.screen(for: target, title: title), resources: resources, showsBack: true))
+        keypad = (target, title)
+        screenShown()
+    }
+
+    /// A key of the keypad: never logged, never in `lastAction`; only what it led to is.
+    private func actOnKeypad(_ event: MenuEvent) {
+        guard let k = keypad else { return }
+        switch event {
+        case .selected, .tapped, .released:
+            return
+        case .back:
+            goBack()
+            return
+        case .activated(let index):
+            guard let key = Keypad.key(at: index), let hash = k.target.pinHash else { return }
+            let name = k.target.name
+            let outcome = pinLock.press(key, now: now, verify: hash.matches)
+            // The highlight must not stay on the digit just chosen (a screenshot, a passer-by):
+            // it goes back to the middle key, a few detents from every other.
+            if case .digit = key { currentScreen.select(Keypad.restingIndex) }
+            switch outcome {
+            case .edited, .refused:
+                break
+            case .wrong(let remaining):
+                Log.notice("wrong PIN for screen \(name)")
+                showBanner("Wrong PIN: \(remaining) \(remaining == 1 ? "try" : "tries") left", now: now)
+            case .lockedOut(let seconds):
+                Log.warning("keypad locked out for \(Int(seconds)) s after \(config.lock.attempts) wrong PINs (screen \(name))")
+                banner = nil
+            case .unlocked:
+                Log.notice("screen \(name) unlocked")
+                pinLock.unlock(name, now: now)
+                keypad = nil
+                stack.removeLast()
+                do {
+                    stack.append(try ScreenFactory.make(k.target, resources: resources, showsBack: true))
+                    lastAction = (name, "screen", "opened \(name)")
+                    actionCounts[ActionOutcome("screen", failed: false), default: 0] += 1
+                } catch {
+                    pinLock.relock(name)
+                    showBanner("Cannot open \(name): \(error)", now: now)
+                    actionCounts[ActionOutcome("screen", failed: true), default: 0] += 1
+                }
+                screenShown()
+                return
+            }
+            statusChanged = true
+            refreshKeypad()
+        }
+    }
+
+    /// Builds the keypad again when its title changed (a digit, the countdown), keeping the selected key.
+    private func refreshKeypad() {
+        _ = pinLock.advance(now: now)
+        guard let k = keypad else { return }
+        let title = Keypad.title(for: k.target, lock: pinLock, now: now)
+        guard title != k.title else { return }
+        let selected = currentScreen.selectedIndex
+        do {
+            let screen = try ScreenFactory.make(Keypad.screen(for: k.target, title: title), resources: resources, showsBack: true)
+            screen.select(selected)
+            stack[stack.count - 1] = screen
+            keypad = (k.target, title)
+            fullFrameNeeded = true
+            statusChanged = true
+        } catch {
+            Log.error("keypad: \(error)")
+        }
+    }
+
+    /// During a lockout, the next whole second of the countdown.
+    private var nextCountdownTick: Double? {
+        guard keypad != nil, let until = pinLock.lockedOutUntil, until > now else { return nil }
+        return until - (until - now).rounded(.up) + 1
+    }
+
+    /// Locks again the opened screens idle for `relock_after`, leaving them (and what is above them).
+    private func relockIdleScreens() {
+        let relocked = pinLock.relockIdle(now: now)
+        guard !relocked.isEmpty else { return }
+        for name in relocked { Log.info("screen \(name) locked again after \(Int(config.lock.relockAfter)) s idle") }
+        guard let first = stack.indices.dropFirst().first(where: { relocked.contains(stack[$0].config.name) }) else { return }
+        for screen in stack[first...].reversed() { left(screen) }
+        stack.removeSubrange(first...)
+        screenShown()
+    }
+
+    /// Screens with a `pin_hash` that are not open now.
+    public var lockedScreens: [String] {
+        config.screens.filter { $0.pinHash != nil && !pinLock.isUnlocked($0.name) }.map(\.name)
     }
 
     // MARK: Banner
@@ -269,9 +407,20 @@ public final class KioskApp: FrameSource {
             showBanner("Config not applied: \(first)", now: now)
             return false
         }
+        // A screen whose PIN changed locks again: whoever opened it may not know the new one.
+        for screen in new.screens where screen.pinHash != config.screen(named: screen.name)?.pinHash {
+            pinLock.relock(screen.name)
+        }
         do {
             (resources, stack) = try rebuild(config: new, assets: try Self.ready(assets, for: new), width: width, height: height)
+            // The rebuilt stack ends below a keypad: the PIN is asked again once the screen is opened again.
+            if keypad != nil {
+                keypad = nil
+                pinLock.clearEntry()
+            }
             config = new
+            pinLock.config = new.lock
+            pinLock.keepUnlocked(only: stack.map(\.config.name))
             generation += 1
             configValid = true
             configSource = check.source
@@ -304,7 +453,8 @@ public final class KioskApp: FrameSource {
         guard let homeConfig = homeName.flatMap(new.screen(named:)) else { throw KioskAppError.noScreens }
         var newStack: [MenuScreen] = [try ScreenFactory.make(homeConfig, resources: newResources, showsBack: false)]
         for screen in old.dropFirst() {
-            guard let c = new.screen(named: screen.config.name) else { break }
+            // A keypad is not a config screen: it ends the kept stack, as does a newly locked screen.
+            guard let c = new.screen(named: screen.config.name), c.pinHash == nil || pinLock.isUnlocked(c.name) else { break }
             newStack.append(try ScreenFactory.make(c, resources: newResources, showsBack: true))
         }
         for (i, screen) in newStack.enumerated() where i < old.count && old[i].config.name == screen.config.name {
@@ -335,9 +485,12 @@ public final class KioskApp: FrameSource {
             ("config_source", configSource.map { .string($0) } ?? .null),
             ("screen", .string(screen.config.name)),
             ("screens", .array(screenNames.map { .string($0) })),
-            ("selection", .int(screen.selectedIndex)),
-            ("selected_label", items.indices.contains(screen.selectedIndex) ? .string(items[screen.selectedIndex].label) : .null),
+            // On a keypad the selected key could tell a digit: neither is said.
+            ("selection", keypad == nil ? .int(screen.selectedIndex) : .null),
+            ("selected_label", keypad == nil && items.indices.contains(screen.selectedIndex) ? .string(items[screen.selectedIndex].label) : .null),
             ("banner", banner.map { .string($0.text) } ?? .null),
+            ("locked_screens", .array(lockedScreens.map { .string($0) })),
+            ("pin_failures", .int(pinLock.failures)),
         ]
         if let a = lastAction {
             doc.append(("last_action", .object([("item", .string(a.label)), ("action", .string(a.action)), ("result", .string(a.result))])))

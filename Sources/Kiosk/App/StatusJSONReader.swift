@@ -222,4 +222,5 @@ extension StatusValue {
     public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
     public var intValue: Int? { if case .int(let i) = self { return i }; return nil }
     public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
+    public var arrayValue: [StatusValue]? { if case .array(let a) = self { return a }; return nil }
 }

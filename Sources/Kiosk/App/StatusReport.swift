@@ -114,6 +114,11 @@ public struct StatusReport: Sendable {
             row("last action", "\"\(item)\" (\(a["action"]?.stringValue ?? "?")): \(a["result"]?.stringValue ?? "?")")
         }
         if let b = doc["banner"]?.stringValue { row("banner", b) }
+        let locked = doc["locked_screens"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let failures = doc["pin_failures"]?.intValue ?? 0
+        if !locked.isEmpty || failures > 0 {
+            row("locked", (locked.isEmpty ? "none" : locked.joined(separator: ", ")) + ", \(failures) wrong PIN\(failures == 1 ? "" : "s")")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

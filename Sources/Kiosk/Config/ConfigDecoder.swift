@@ -20,6 +20,7 @@ struct ConfigDecoder {
         let theme = top.table("theme").map(decodeTheme) ?? ThemeConfig()
         let input = top.table("input").map(decodeInput) ?? InputConfig()
         let power = top.table("power").map(decodePower) ?? PowerConfig()
+        let lock = top.table("lock").map(decodeLock) ?? LockConfig()
         let home = top.string("home")
         var screens: [ScreenConfig] = []
         if let table = top.table("screens") {
@@ -53,7 +54,7 @@ struct ConfigDecoder {
         return KioskConfig(display: display, background: background, theme: theme, input: input,
                            home: home ?? screens.first?.name ?? "", screens: screens, idleTimeout: idle,
                            statusFile: status, metricsFile: metrics.map { resolve($0) }, screenshotFile: screenshot,
-                           power: power)
+                           power: power, lock: lock)
     }
 
     func resolve(_ path: String) -> String { ConfigValues.resolve(path, against: baseDirectory) }
@@ -97,6 +98,16 @@ struct ConfigDecoder {
         }
         t.finish()
         return p
+    }
+
+    /// Types here; ranges in `ConfigValidator`.
+    func decodeLock(_ t: ConfigTableReader) -> LockConfig {
+        var l = LockConfig()
+        if let v = t.int("attempts") { l.attempts = v }
+        if let v = t.double("lockout") { l.lockout = v }
+        if let v = t.double("relock_after") { l.relockAfter = v }
+        t.finish()
+        return l
     }
 
     func decodeBackground(_ t: ConfigTableReader, over base: BackgroundConfig) -> BackgroundConfig {
@@ -183,6 +194,10 @@ struct ConfigDecoder {
         let title = t.string("title")
         let screenBackground = t.table("background").map { decodeBackground($0, over: background) } ?? background
         let direction = t.choice("direction", ["ltr", "rtl"]).flatMap(TextDirection.init(rawValue:)) ?? .leftToRight
+        var pinHash: PinHash?
+        if let text = t.string("pin_hash") {
+            do { pinHash = try PinHash(text) } catch { t.fail("pin_hash", error.description) }
+        }
         let layout: ScreenLayout
         var sections: [MenuSection] = []
         switch style ?? .arc {
@@ -237,7 +252,7 @@ struct ConfigDecoder {
         if let style { rejectOtherStylesKeys(t, style: style) }
         t.finish()
         return ScreenConfig(name: name, title: title, layout: layout, background: screenBackground, sections: sections,
-                            direction: direction)
+                            direction: direction, pinHash: pinHash)
     }
 
     /// The keys each style reads, to say "only used with style = ..." rather than "unknown key".

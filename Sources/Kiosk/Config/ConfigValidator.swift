@@ -78,6 +78,7 @@ private struct ValidationRun {
             warn("metrics_file", "node_exporter's textfile collector reads only *.prom files")
         }
         checkPower(config.power)
+        checkLock(config.lock)
         checkTheme(config.theme)
         checkBackground(config.background, at: "background")
         checkInput(config.input)
@@ -98,6 +99,12 @@ private struct ValidationRun {
         if power.dimAfter != nil, case .none = power.backlight {
             warn("power.dim_after", "dims nothing with backlight = \"none\"")
         }
+    }
+
+    mutating func checkLock(_ lock: LockConfig) {
+        range(lock.attempts, 1...100, "lock.attempts")
+        range(lock.lockout, 1...86_400, "lock.lockout")
+        range(lock.relockAfter, 0...86_400, "lock.relock_after")
     }
 
     mutating func checkTheme(_ theme: ThemeConfig) {
@@ -162,6 +169,10 @@ private struct ValidationRun {
         }
         for screen in config.screens {
             checkScreen(screen, names: names, globalBackground: config.background)
+        }
+        // The keypad stands in front of a screen being opened; home is shown, never opened.
+        if config.screen(named: config.home)?.pinHash != nil {
+            fail(ConfigKeyPath("screens").appending(config.home).appending("pin_hash"), "the home screen cannot be locked: it is shown at start, never opened; lock the screens it opens")
         }
         // With a wrong home every screen would be "unreachable": the error above says enough.
         if config.screen(named: config.home) != nil { warnUnreachable(config) }

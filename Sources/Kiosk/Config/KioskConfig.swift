@@ -26,12 +26,15 @@ public struct KioskConfig: Sendable, Equatable {
     public var screenshotFile: String
     /// `[power]`: dimming and blanking the panel after idle.
     public var power: PowerConfig
+    /// `[lock]`: how PIN-locked screens (`pin_hash`) count wrong PINs and relock.
+    public var lock: LockConfig
 
     public init(display: DisplayConfig = DisplayConfig(), background: BackgroundConfig = BackgroundConfig(),
                 theme: ThemeConfig = ThemeConfig(), input: InputConfig = InputConfig(), home: String,
                 screens: [ScreenConfig], idleTimeout: Double? = nil,
                 statusFile: String = KioskConfig.defaultStatusFile, metricsFile: String? = nil,
-                screenshotFile: String = KioskConfig.defaultScreenshotFile, power: PowerConfig = PowerConfig()) {
+                screenshotFile: String = KioskConfig.defaultScreenshotFile, power: PowerConfig = PowerConfig(),
+                lock: LockConfig = LockConfig()) {
         self.display = display
         self.background = background
         self.theme = theme
@@ -43,6 +46,7 @@ public struct KioskConfig: Sendable, Equatable {
         self.metricsFile = metricsFile
         self.screenshotFile = screenshotFile
         self.power = power
+        self.lock = lock
     }
 
     public static let defaultPath = "/etc/kiosk/kiosk.toml"
@@ -93,6 +97,22 @@ public struct PowerConfig: Sendable, Equatable {
 
     /// True when anything ever happens to the panel.
     public var isActive: Bool { dimAfter != nil || blankAfter != nil }
+}
+
+/// `[lock]`: the keypad in front of screens with a `pin_hash`.
+public struct LockConfig: Sendable, Equatable {
+    /// Wrong PINs in a row before the keypad locks out.
+    public var attempts: Int
+    /// Seconds of the first lockout; each further one doubles.
+    public var lockout: Double
+    /// Seconds without input after which an unlocked screen locks again; 0: only when left.
+    public var relockAfter: Double
+
+    public init(attempts: Int = 5, lockout: Double = 60, relockAfter: Double = 60) {
+        self.attempts = attempts
+        self.lockout = lockout
+        self.relockAfter = relockAfter
+    }
 }
 
 /// Which `/sys/class/backlight` device dims and blanks with the panel.
@@ -239,15 +259,18 @@ public struct ScreenConfig: Sendable, Equatable {
     /// on the right, list columns from the right, the arc on the left edge unless `edge` says
     /// otherwise. Labels run by their own first strong character either way.
     public var direction: TextDirection
+    /// Set: the screen opens only after this PIN is entered on a keypad.
+    public var pinHash: PinHash?
 
     public init(name: String, title: String? = nil, layout: ScreenLayout, background: BackgroundConfig = BackgroundConfig(),
-                sections: [MenuSection], direction: TextDirection = .leftToRight) {
+                sections: [MenuSection], direction: TextDirection = .leftToRight, pinHash: PinHash? = nil) {
         self.name = name
         self.title = title
         self.layout = layout
         self.background = background
         self.sections = sections
         self.direction = direction
+        self.pinHash = pinHash
     }
 
     /// Every item in reading order: the order selection indices count in.
