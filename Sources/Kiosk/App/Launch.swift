@@ -34,6 +34,7 @@ extension Runtime {
                               options: (KioskConfig) -> Options) throws -> Runtime {
         // First of all: a signal that arrives during start-up must be queued, not kill us.
         let signals = try SignalSource(handledSignals)
+        FreedMemory.keepLargeBlocksMapped()
         var startup = StartupTimeline()
         let service = try ConfigService(path: configPath)
         // Start-up loads in place: there is nothing on screen to keep answering yet.

@@ -18,7 +18,10 @@ pid=$(e2e_pid kiosk)
 power() { sed -n 's/.*"display_power": "\([a-z]*\)".*/\1/p' /results/status.json 2>/dev/null; }
 is_power() { [ "$(power)" = "$1" ]; }
 frames() { sed -n 's/^kiosk_frames_total //p' /results/kiosk.prom 2>/dev/null; }
-record() { echo "$1 fds=$(ls /proc/$pid/fd | wc -l) rss_kib=$(awk '/^VmRSS:/ { print $2 }' /proc/$pid/status)" >> /results/cycles.txt; }
+record() {
+    echo "$1 fds=$(ls /proc/$pid/fd | wc -l) rss_kib=$(awk '/^VmRSS:/ { print $2 }' /proc/$pid/status)" \
+        "$(awk '/^Rss(Anon|File|Shmem):/ { printf "%s=%s ", substr($1, 1, length($1) - 1), $2 }' /proc/$pid/status)" >> /results/cycles.txt
+}
 shot() {
     rm -f /results/screenshot.png.txt
     kill -USR1 "$pid"
@@ -100,6 +103,7 @@ while [ $i -le 100 ]; do
     [ $((i % 25)) -eq 0 ] && e2e_log "power: $i cycles, $woke woke"
     # The first wakes draw the reloaded config's screen for the first time (its caches): warm-up.
     [ $i -eq 10 ] && { e2e_wait_for 20 is_power off; sleep 1; record after-10-cycles; }
+    [ $((i % 10)) -eq 0 ] && [ $i -gt 10 ] && record "cycle-$i"
     i=$((i + 1))
 done
 echo "$woke" > /results/cycles-woken.txt
