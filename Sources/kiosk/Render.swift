@@ -16,12 +16,16 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Output folder for --all (files are NAME.png), created if missing.", valueName: "dir")) var outDir: String?
     @Option(help: ArgumentHelp("Panel size, WIDTHxHEIGHT.", valueName: "WxH")) var size = "800x480"
     @Option(help: ArgumentHelp("Panel rotation in degrees (default: the config's).", valueName: "degrees")) var rotation: Int?
+    @Option(help: ArgumentHelp("Also write what the screen laid out at rest, as JSON: the title and each visible item's plate, text, size, whether it was shortened and selected, in the unrotated screen (one screen).",
+                               valueName: "json"))
+    var layout: String?
 
     func validate() throws {
         do { _ = try PanelSize(parsing: size) } catch { throw ValidationError(error.description) }
         if let rotation, DisplayRotation(degrees: rotation) == nil { throw ValidationError("--rotation must be 0, 90, 180 or 270") }
         if all { guard outDir != nil else { throw ValidationError("--all needs --out-dir") } }
-        else { guard out != nil else { throw ValidationError("give --out FILE (or --all --out-dir DIR)") } }
+        else { guard out != nil || layout != nil else { throw ValidationError("give --out FILE or --layout FILE (or --all --out-dir DIR)") } }
+        if all, layout != nil { throw ValidationError("--layout writes one screen's layout: give --screen instead of --all") }
     }
 
     func run() throws {
@@ -41,9 +45,16 @@ struct Render: ParsableCommand {
                     Log.error("no screen named \(name); screens: \(config.screens.map(\.name).joined(separator: ", "))")
                     return 1
                 }
-                let path = all ? "\(outDir!)/\(name).png" : out!
-                try renderScreen(config, name: name, width: panel.width, height: panel.height, rotation: turn, to: path)
-                print(path)
+                if let path = all ? "\(outDir!)/\(name).png" : out {
+                    try renderScreen(config, name: name, width: panel.width, height: panel.height, rotation: turn, to: path)
+                    print(path)
+                }
+                if let layout {
+                    let report = try LayoutProbe.report(config, screen: name, width: panel.width, height: panel.height,
+                                                        rotation: turn, assets: try LoadedAssets.load(for: config))
+                    try writeFileAtomically(layout, report.json)
+                    print(layout)
+                }
             }
             return 0
         }

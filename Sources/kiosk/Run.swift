@@ -44,12 +44,34 @@ struct CheckConfig: ParsableCommand {
         abstract: "Check a config file: exit 0 if the kiosk would accept it, 1 with every problem listed on stderr.")
 
     @Argument(help: ArgumentHelp("The config file.", valueName: "file")) var file: String
+    @Option(name: .customLong("size"),
+            help: ArgumentHelp("Also lay every screen out on a panel of WIDTHxHEIGHT (repeatable; default: the config's display mode, or 800x480) and warn for each label that would be shortened and each overlap.",
+                               valueName: "WxH"))
+    var sizes: [String] = []
+
+    func validate() throws {
+        for size in sizes {
+            do { _ = try PanelSize(parsing: size) } catch { throw ValidationError(error.description) }
+        }
+    }
 
     func run() throws {
         let check = ConfigReader(path: file).check()
-        for p in check.problems { Log.plain(p.description) }
+        var problems = check.problems
+        if let config = check.config {
+            let mode = config.display.mode.map { PanelSize(width: $0.width, height: $0.height) }
+            var panels = [mode ?? PanelSize(width: 800, height: 480)]
+            if !sizes.isEmpty { panels = try sizes.map { size throws(PanelSizeError) in try PanelSize(parsing: size) } }
+            do {
+                let assets = try LoadedAssets.load(for: config)
+                problems += LayoutProbe.warnings(config, file: file, panels: panels, assets: assets)
+            } catch {
+                problems.append(ConfigProblem(.warning, file: file, at: ConfigLocation(), "cannot lay the screens out: \(error)"))
+            }
+        }
+        for p in problems { Log.plain(p.description) }
         if check.isValid {
-            print("\(file): OK" + (check.problems.isEmpty ? "" : " (\(check.problems.count) warning(s))"))
+            print("\(file): OK" + (problems.isEmpty ? "" : " (\(problems.count) warning(s))"))
         } else {
             throw ExitCode.failure
         }

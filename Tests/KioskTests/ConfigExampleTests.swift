@@ -11,6 +11,15 @@ import Testing
         #expect(check.isValid)
     }
 
+    /// The example looks like a product on the common panels: at each size no label is
+    /// shortened and nothing overlaps (`check-config --size` has nothing to say).
+    @Test func exampleFitsEveryCommonPanel() throws {
+        let config = try #require(ConfigReader(path: ConfigPaths.example).check().config)
+        let panels = [(800, 480), (1024, 600), (1280, 800), (1920, 1080), (480, 800), (600, 1024)].map { PanelSize(width: $0.0, height: $0.1) }
+        let warnings = LayoutProbe.warnings(config, file: "kiosk.toml", panels: panels, assets: try LoadedAssets.load(for: config))
+        #expect(warnings.isEmpty, "\(lines(warnings))")
+    }
+
     @Test func exampleUsesEveryStyleAndPattern() throws {
         let config = try #require(ConfigReader(path: ConfigPaths.example).check().config)
         #expect(config.home == "main")
@@ -29,7 +38,7 @@ import Testing
         #expect(config.input.keys == KeyBindings())
         let main = try #require(config.screen(named: "main"))
         guard case .arc(let arc) = main.layout else { Issue.record("main is not an arc"); return }
-        #expect(arc.edge == .right && arc.wrap && arc.rowLength == 0.24 && arc.rowsVisible == 9)
+        #expect(arc.edge == .right && arc.wrap && arc.rowLength == nil && arc.rowsVisible == 9)
         let tools = try #require(config.screen(named: "tools"))
         guard case .arc(let toolsArc) = tools.layout else { Issue.record("tools is not an arc"); return }
         #expect(toolsArc.edge == .bottom && !toolsArc.wrap)

@@ -185,7 +185,7 @@ private struct ValidationRun {
         case .arc(let a):
             range(a.radiusRatio, above: 0, upTo: 10, base.appending("radius_ratio"))
             range(a.rowsVisible, above: 0, upTo: 100, base.appending("rows_visible"))
-            range(a.rowLength, above: 0, upTo: 1, base.appending("row_length"))
+            if let length = a.rowLength { range(length, above: 0, upTo: 1, base.appending("row_length")) }
             range(a.rowThickness, above: 0, upTo: 1, base.appending("row_thickness"))
             range(a.inset, -1080...1080, base.appending("inset"))
             range(a.translation.x, -10000...10000, base.appending("translation").appending(index: 0))

@@ -307,8 +307,9 @@ public struct ArcStyle: Sendable, Equatable {
     public var translation: Point
     /// Row pitch = extent along the axis / `rowsVisible`.
     public var rowsVisible: Double
-    /// Row length as a fraction of the extent across the axis.
-    public var rowLength: Double
+    /// Row length as a fraction of the extent across the axis; nil: as long as the longest label
+    /// needs, within what the panel leaves.
+    public var rowLength: Double?
     /// Row thickness as a fraction of the pitch.
     public var rowThickness: Double
     /// Gap between the ellipse and the rows, in pixels at 1080 lines.
@@ -316,7 +317,7 @@ public struct ArcStyle: Sendable, Equatable {
     public var wrap: Bool
 
     public init(edge: ArcEdge = .right, radiusRatio: Double = 0.6, translation: Point = .zero, rowsVisible: Double = 9,
-                rowLength: Double = 0.19, rowThickness: Double = 0.8, inset: Double = 16, wrap: Bool = false) {
+                rowLength: Double? = nil, rowThickness: Double = 0.8, inset: Double = 16, wrap: Bool = false) {
         self.edge = edge
         self.radiusRatio = radiusRatio
         self.translation = translation

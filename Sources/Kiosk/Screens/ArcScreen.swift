@@ -9,24 +9,91 @@ public typealias ArcScreen = Screen<ArcShape>
 public struct ArcShape: MenuShape {
     public var controller: ArcMenuController
     private let rightToLeft: Bool
+    /// The labels' size before any shrinking, from the theme and the row pitch.
+    private let textSize: Double
+    private let iconColumn: Bool
 
-    public init(config: ScreenConfig, style: ArcStyle, resources: ScreenResources) {
-        let layout = Self.layout(style: style, width: resources.width, height: resources.height)
-        controller = ArcMenuController(layout: layout, count: config.items.count, wraps: style.wrap)
+    public init(config: ScreenConfig, style: ArcStyle, resources: ScreenResources, showsBack: Bool) {
+        let fit = Self.layout(style: style, items: config.items, resources: resources,
+                              reservesHeader: showsBack || !(config.title ?? "").isEmpty)
+        // A horizontal arc that does not wrap opens on its middle item, so that its items spread
+        // to both sides of the apex instead of all to one.
+        let count = config.items.count
+        let start = style.edge.isVertical || style.wrap ? 0 : (count - 1) / 2
+        controller = ArcMenuController(layout: fit.layout, count: count, wraps: style.wrap, selected: Swift.max(0, start))
+        textSize = fit.textSize
+        iconColumn = fit.iconColumn
         rightToLeft = config.isRightToLeft
     }
 
-    /// The layout for a screen of this size; lengths in the config are fractions or pixels at 1080 lines.
-    static func layout(style: ArcStyle, width: Int, height: Int) -> ArcLayout {
-        let w = Double(width), h = Double(height)
-        let along = style.edge.isVertical ? h : w
-        let across = style.edge.isVertical ? w : h
+    /// What the arc's rows are laid out with: the ellipse and rows, the label size, whether rows keep an icon column.
+    struct Fit {
+        var layout: ArcLayout
+        var textSize: Double
+        var iconColumn: Bool
+    }
+
+    /// The layout for a screen of this size. The ellipse fills the area below the header (the
+    /// rows at its ends inside it too); rows are as long as the longest label needs at the theme's
+    /// size unless `row_length` says otherwise; when the panel is too narrow across the axis for
+    /// that (a portrait panel), the ellipse flattens first, down to a quarter of its height, and
+    /// only then are the rows cut back (their labels then shrink, and at last are shortened).
+    /// Lengths in the config are fractions, or pixels at 1080 lines.
+    static func layout(style: ArcStyle, items: [MenuItem], resources: ScreenResources, reservesHeader: Bool) -> Fit {
+        let w = Double(resources.width), h = Double(resources.height)
+        let top = reservesHeader ? Swift.min(resources.headerHeight, h) : 0
+        let vertical = style.edge.isVertical
+        // The band the ellipse may fill: below the header; a top-edge arc hangs from it.
+        let along = vertical ? h - top : w
+        let across = vertical ? w : h - top
         let scale = h / 1080
-        let pitch = along / max(1, style.rowsVisible)
-        return ArcLayout(viewport: Rect(x: 0, y: 0, width: w, height: h), edge: style.edge, pitch: pitch,
-                         rowLength: style.rowLength * across, rowThickness: style.rowThickness * pitch,
-                         radiusRatio: style.radiusRatio, inset: style.inset * scale,
-                         translation: Point(x: style.translation.x * scale, y: style.translation.y * scale))
+        let rowsVisible = style.rowsVisible.isFinite ? Swift.min(Swift.max(1, style.rowsVisible), 1000) : 9
+        var pitch = along / rowsVisible
+        let iconColumn = items.contains { $0.icon != nil }
+        let font = resources.font
+        /// The widest label at `size`, in pixels.
+        func widest(at size: Double) -> Double { items.reduce(0) { Swift.max($0, font.measure($1.label, size: size)) } }
+        let textScale = resources.theme.textSize
+        var textSize: Double
+        var thickness: Double
+        var length: Double
+        if vertical {
+            textSize = textScale * pitch
+            thickness = style.rowThickness * pitch
+            // (+1: the room drawRow computes from the row's edges must not round below the label.)
+            let need = widest(at: textSize) + resources.rowInsets(height: thickness, width: 4 * thickness, iconColumn: iconColumn) + 1
+            length = style.rowLength.map { $0 * across } ?? Swift.max(need, 4 * thickness)
+        } else {
+            // Tiles: the label's size is set by the tile the style asks for; then tiles widen to
+            // their longest label (fewer per screen), up to a third of the screen.
+            let length0 = style.rowLength.map { $0 * across } ?? style.rowThickness * pitch * 1.3
+            textSize = Swift.min(textScale * pitch, 0.17 * length0)
+            let need = widest(at: textSize) / 0.84
+            pitch = Swift.min(Swift.max(pitch, need / Swift.max(style.rowThickness, 0.01)), along / 3)
+            thickness = style.rowThickness * pitch
+            length = style.rowLength.map { $0 * across } ?? Swift.max(length0, thickness * 1.3)
+        }
+        let inset = style.inset * scale
+        let margin = (12 * scale).rounded()
+        let ry = Swift.max(0, (along - thickness) / 2)
+        var rx = style.radiusRatio * ry
+        let room = across - inset - margin
+        if rx + length > room {
+            rx = Swift.max(Swift.min(rx, 0.25 * ry), room - length)
+            rx = Swift.min(rx, Swift.max(0, room))  // never past the far edge (a panel a few pixels wide)
+            length = Swift.max(0, Swift.min(length, room - rx))
+        }
+        // The band's middle on the edge: for a left/right arc, the middle of the area below the header.
+        var t = Point(x: style.translation.x * scale, y: style.translation.y * scale)
+        switch style.edge {
+        case .left, .right: t.y += top / 2
+        case .top: t.y += top
+        case .bottom: break
+        }
+        let layout = ArcLayout(viewport: Rect(x: 0, y: 0, width: w, height: h), edge: style.edge, pitch: pitch,
+                               rowLength: length, rowThickness: thickness, alongRadius: ry,
+                               radiusRatio: ry > 0 ? rx / ry : 0, inset: inset, translation: t)
+        return Fit(layout: layout, textSize: textSize, iconColumn: iconColumn && vertical)
     }
 
     /// Where rows can be: the whole sweep of the ellipse band, from the apex's inner side outwards.
@@ -48,12 +115,12 @@ public struct ArcShape: MenuShape {
         guard !items.isEmpty else { return }
         let layout = controller.layout
         let offset = controller.position
-        let textSize = resources.theme.textSize * layout.pitch
         let selected = offset.nearestItem
         layout.forEachVisibleRow(at: offset, domain: controller.scroller.domain) { row in
             let item = items[row.index]
             resources.drawRow(on: canvas, frame: row.frame, label: item.label, icon: item.icon,
-                              highlighted: row.item == selected, textSize: textSize, rightToLeft: rightToLeft)
+                              highlighted: row.item == selected, textSize: textSize, rightToLeft: rightToLeft,
+                              iconColumn: iconColumn, tile: !layout.edge.isVertical, index: row.index)
         }
     }
 }

@@ -17,7 +17,7 @@ public typealias DialScreen = Screen<DialShape>
 public struct DialShape: MenuShape {
     public var controller: DialMenuController
 
-    public init(config: ScreenConfig, style: DialStyle, resources: ScreenResources) {
+    public init(config: ScreenConfig, style: DialStyle, resources: ScreenResources, showsBack: Bool) {
         let count = config.items.count
         controller = DialMenuController(geometry: Self.geometry(style: style, resources: resources, count: count),
                                         count: count, wraps: style.wrap)
@@ -34,6 +34,9 @@ public struct DialShape: MenuShape {
     }
 
     public var geometry: DialGeometry { controller.geometry }
+
+    /// The items' label size before any shrinking.
+    private var labelSize: Double { 0.36 * geometry.itemSize.height }
 
     /// The dial's bounding square.
     public func damage(within bounds: PixelRect) -> PixelRect { PixelRect(covering: geometry.bounds).intersection(bounds) }
@@ -60,8 +63,6 @@ public struct DialShape: MenuShape {
                     color: theme.row, opacity: theme.rowOpacity * 0.18)
         guard !items.isEmpty else { return }
         let selected = offset.nearestItem
-        let labelSize = 0.34 * g.itemSize.height
-        let metrics = resources.font.lineMetrics(size: labelSize)
         for item in layout.visibleItems(at: offset, domain: controller.scroller.domain, count: controller.count) {
             let frame = Rect(center: item.center, size: g.itemSize)
             let pill = CornerRadii(all: frame.height / 2)
@@ -70,38 +71,48 @@ public struct DialShape: MenuShape {
                 canvas.fill(frame, radii: pill, color: theme.highlight, opacity: 0.35)
                 canvas.stroke(frame, radii: pill, width: theme.highlightWidth, color: theme.highlight)
             }
-            drawLabel(items[item.index], in: frame, size: labelSize, metrics: metrics, on: canvas, resources: resources)
+            drawLabel(items[item.index], index: item.index, selected: item.item == selected, in: frame, size: labelSize,
+                      on: canvas, resources: resources)
         }
         drawHub(on: canvas, selected: items[controller.scroller.domain.contentIndex(selected) ?? 0], resources: resources)
     }
 
-    /// Icon (if any) and label centred as one group in `frame`, the label shortened to fit; the
-    /// icon leads in the label's reading direction.
-    private func drawLabel(_ item: MenuItem, in frame: Rect, size: Double, metrics: (ascent: Double, descent: Double), on canvas: Canvas,
+    /// Icon (if any) and label centred as one group in `frame`, the icon leading in the label's
+    /// reading direction. The label comes first: the icon is left out when the label would not
+    /// fit beside it at full size, then the label shrinks, and only then is it shortened.
+    private func drawLabel(_ item: MenuItem, index: Int, selected: Bool, in frame: Rect, size: Double, on canvas: Canvas,
                            resources: ScreenResources) {
-        let padding = frame.height * 0.22
-        var available = frame.width - 2 * padding
-        var icon: PixelBuffer?
+        let font = resources.font
+        let padding = frame.height * 0.18
+        let available = frame.width - 2 * padding
         let side = frame.height * 0.5
-        if let path = item.icon, let image = resources.icon(path), available > side * 3 {
-            icon = image
-            available -= side + padding / 2
+        var fitted = FittedLabel(item.label, font: font, size: size, maxWidth: available)
+        var icon: PixelBuffer?
+        if let path = item.icon, let image = resources.icon(path) {
+            let beside = FittedLabel(item.label, font: font, size: size, maxWidth: available - side - padding / 2, minimumScale: 1)
+            if !beside.shortened {
+                icon = image
+                fitted = beside
+            }
         }
-        let text = resources.font.truncated(item.label, size: size, maxWidth: max(0, available))
-        let textWidth = resources.font.measure(text, size: size)
-        let groupWidth = textWidth + (icon == nil ? 0 : side + padding / 2)
+        let groupWidth = fitted.width + (icon == nil ? 0 : side + padding / 2)
         var x = frame.midX - groupWidth / 2
         if let icon {
             // The icon leads the label: on its left, or on its right when the label runs right to left.
-            if resources.font.direction(of: item.label) == .rightToLeft {
-                canvas.draw(icon, in: Rect(x: x + textWidth + padding / 2, y: frame.midY - side / 2, width: side, height: side))
+            if font.direction(of: item.label) == .rightToLeft {
+                canvas.draw(icon, in: Rect(x: x + fitted.width + padding / 2, y: frame.midY - side / 2, width: side, height: side))
             } else {
                 canvas.draw(icon, in: Rect(x: x, y: frame.midY - side / 2, width: side, height: side))
                 x += side + padding / 2
             }
         }
+        let metrics = font.lineMetrics(size: fitted.size)
         let baseline = frame.midY + (metrics.ascent - metrics.descent) / 2
-        canvas.drawText(text, font: resources.font, size: size, at: Point(x: x, y: baseline), color: resources.theme.text)
+        canvas.drawText(fitted.text, font: font, size: fitted.size, at: Point(x: x, y: baseline), color: resources.theme.text)
+        resources.layoutReport?.items.append(.init(index: index, label: item.label, rect: frame,
+                                                   textRect: Rect(x: x, y: baseline - metrics.ascent, width: fitted.width,
+                                                                  height: metrics.ascent + metrics.descent),
+                                                   fontSize: fitted.size, shortened: fitted.shortened, selected: selected))
     }
 
     /// The hub: a disc with the selected item's label and a pointer towards `style.pointer`.
@@ -124,7 +135,11 @@ public struct DialShape: MenuShape {
         canvas.stroke(.circle(center: c, radius: hub - theme.highlightWidth / 2), width: theme.highlightWidth, color: theme.highlight)
         // Drawn over the rim, so that the rim itself seems to grow the pointer.
         canvas.fill(.polygon([at(baseRadius, -halfBase), at(tipRadius, 0), at(baseRadius, halfBase)]), color: theme.highlight)
-        let size = hub * 0.2
+        // The selected label in full, as large as the hub allows and no smaller than the items' labels.
+        let room = hub * 1.7
+        let hubLabel = FittedLabel(selected.label, font: resources.font, size: Swift.max(labelSize, Swift.min(hub * 0.34, labelSize * 1.4)),
+                                   maxWidth: room, minimumScale: 0.6)
+        let size = hubLabel.size
         let metrics = resources.font.lineMetrics(size: size)
         var baseline = c.y + (metrics.ascent - metrics.descent) / 2
         if controller.count > controller.layout.effectiveSlots(count: controller.count) {
@@ -134,8 +149,8 @@ public struct DialShape: MenuShape {
             canvas.drawText(position, font: resources.font, size: size * 0.7, at: Point(x: c.x, y: baseline + size * 1.2),
                             color: theme.text, opacity: 0.7, alignment: .center)
         }
-        canvas.drawText(selected.label, font: resources.font, size: size, at: Point(x: c.x, y: baseline),
-                        color: theme.text, alignment: .center, maxWidth: hub * 1.6)
+        canvas.drawText(hubLabel.text, font: resources.font, size: size, at: Point(x: c.x, y: baseline),
+                        color: theme.text, alignment: .center)
     }
 
     /// 1-based position of the item at the pointer, for the hub.

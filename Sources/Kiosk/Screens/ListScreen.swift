@@ -18,23 +18,39 @@ public struct ListShape: MenuShape {
     private let sectionTitles: [String?]
     private let rowHeight: Double
     private let rightToLeft: Bool
+    private let iconColumn: Bool
 
-    public init(config: ScreenConfig, style: ListStyle, resources: ScreenResources) {
+    public init(config: ScreenConfig, style: ListStyle, resources: ScreenResources, showsBack: Bool) {
         sectionTitles = config.sections.map(\.title)
         rightToLeft = config.isRightToLeft
         let h = Double(resources.height), w = Double(resources.width)
         let top = min(resources.headerHeight, h)
         let rowFraction = style.rowHeight.isFinite && style.rowHeight > 0 ? min(style.rowHeight, 1) : 0.1
         rowHeight = max(1, (rowFraction * h).rounded())
-        let layout = Self.layout(config: config, style: style, width: w, height: h, rowHeight: rowHeight)
+        iconColumn = config.items.contains { $0.icon != nil }
+        let layout = Self.layout(config: config, style: style, width: w, height: h, rowHeight: rowHeight,
+                                 needs: Self.rowWidthNeeded(config: config, resources: resources, rowHeight: rowHeight, iconColumn: iconColumn))
         controller = ListMenuController(layout: layout, viewport: Rect(x: 0, y: top, width: w, height: h - top))
     }
 
+    /// The width a row needs for the longest label at the theme's size.
+    static func rowWidthNeeded(config: ScreenConfig, resources: ScreenResources, rowHeight: Double, iconColumn: Bool) -> Double {
+        let size = resources.theme.textSize * rowHeight
+        let widest = config.items.reduce(0) { max($0, resources.font.measure($1.label, size: size)) }
+        return widest + resources.rowInsets(height: rowHeight, width: 4 * rowHeight, iconColumn: iconColumn)
+    }
+
     /// The list's layout for a screen of this size: spacing in pixels at 1080 lines, scaled.
-    static func layout(config: ScreenConfig, style: ListStyle, width: Double, height: Double, rowHeight: Double) -> ListLayout {
+    /// `columns` is the most there are: fewer when the longest label (`needs` pixels) would not
+    /// fit a column at full size (a portrait panel).
+    static func layout(config: ScreenConfig, style: ListStyle, width: Double, height: Double, rowHeight: Double,
+                       needs: Double = 0) -> ListLayout {
         let scale = height / 1080
-        let metrics = ListMetrics(columns: max(1, style.columns), columnSpacing: (32 * scale).rounded(), rowSpacing: 0,
-                                  sectionSpacing: (24 * scale).rounded(), insets: (32 * scale).rounded(),
+        let spacing = (32 * scale).rounded(), insets = (32 * scale).rounded()
+        var columns = max(1, style.columns)
+        while columns > 1, (width - 2 * insets - Double(columns - 1) * spacing) / Double(columns) < needs { columns -= 1 }
+        let metrics = ListMetrics(columns: columns, columnSpacing: spacing, rowSpacing: 0,
+                                  sectionSpacing: (24 * scale).rounded(), insets: insets,
                                   rightToLeft: config.isRightToLeft)
         let sections = config.sections.map { section in
             ListSection(headerHeight: section.title.map { $0.isEmpty ? 0 : (rowHeight * 0.75).rounded() } ?? 0,
@@ -77,7 +93,8 @@ public struct ListShape: MenuShape {
             let frame = row.frame.offsetBy(dx: viewport.minX, dy: dy)
             let item = items[i]
             resources.drawRow(on: canvas, frame: frame, corners: row.position.roundedCorners, label: item.label, icon: item.icon,
-                              highlighted: false, textSize: textSize, rightToLeft: rightToLeft)
+                              highlighted: false, textSize: textSize, rightToLeft: rightToLeft, iconColumn: iconColumn,
+                              index: viewport.contains(frame) ? i : nil, selected: i == controller.focus)
             if row.position == .middle || row.position == .bottom {
                 // A hairline between rows of one run, as grouped lists have.
                 canvas.fill(Rect(x: frame.minX + separatorInset, y: frame.minY, width: frame.width - 2 * separatorInset, height: 1),

@@ -40,6 +40,9 @@ public final class ScreenResources {
     public let height: Int
     /// The font and every image the config names, already decoded: drawing never reads a file.
     public let assets: LoadedAssets
+    /// Set while a screen is made and drawn for `kiosk render --layout` or `check-config --size`:
+    /// the drawing code reports into it what it laid out.
+    public var layoutReport: LayoutReport?
 
     public init(theme: ThemeConfig, assets: LoadedAssets, width: Int, height: Int) {
         self.theme = theme
@@ -62,9 +65,15 @@ public final class ScreenResources {
     /// right-to-left screen.
     public func backButton(rightToLeft: Bool) -> Rect {
         let h = headerHeight * 0.7
-        let w = h * 2.6
+        // As wide as its word needs ("Zurück", "Retour"), at least a thumb's width, at most a third of the screen.
+        let word = font.measure(backButtonText, size: backButtonTextSize)
+        let w = Swift.max(h * 2.6, Swift.min(word + h * 0.9, Double(width) / 3))
         return Rect(x: rightToLeft ? Double(width) - h * 0.3 - w : h * 0.3, y: (headerHeight - h) / 2, width: w, height: h)
     }
+
+    /// "‹" is a mirrored character: on a right-to-left screen it is drawn as "›".
+    private var backButtonText: String { "‹ " + theme.backLabel }
+    private var backButtonTextSize: Double { theme.titleSize * Double(height) * 0.8 }
 
     /// Draws the background, the title and, if `showsBack`, the back button: the static part of a
     /// screen, mirrored on a right-to-left screen.
@@ -87,25 +96,32 @@ public final class ScreenResources {
         if showsBack {
             let b = backButton(rightToLeft: rightToLeft)
             canvas.fill(b, radii: CornerRadii(all: b.height / 2), color: theme.row, opacity: theme.rowOpacity)
-            // "‹" is a mirrored character: on a right-to-left screen it is drawn as "›", at the right.
-            canvas.drawText("‹ " + theme.backLabel, font: font, size: size * 0.8,
+            canvas.drawText(backButtonText, font: font, size: backButtonTextSize,
                             at: Point(x: b.midX, y: b.midY + (metrics.ascent - metrics.descent) * 0.4),
                             color: theme.text, alignment: .center, maxWidth: b.width - 8, direction: screenDirection)
             if rightToLeft { end = b.minX - headerHeight * 0.3 } else { start = b.maxX + headerHeight * 0.3 }
         }
         if let title, !title.isEmpty {
             let direction = font.direction(of: title, otherwise: screenDirection)
+            let fitted = FittedLabel(title, font: font, size: size, maxWidth: end - start)
             // A title sits at the screen's reading start: the right on a right-to-left screen.
-            canvas.drawText(title, font: font, size: size, at: Point(x: rightToLeft ? end : start, y: baseline), color: theme.title,
-                            alignment: rightToLeft ? .right : .left, maxWidth: end - start, direction: direction)
+            let x = rightToLeft ? end - fitted.width : start
+            canvas.drawText(fitted.text, font: font, size: fitted.size, at: Point(x: x, y: baseline), color: theme.title,
+                            direction: direction)
+            let m = font.lineMetrics(size: fitted.size)
+            layoutReport?.title = .init(text: title, rect: Rect(x: x, y: baseline - m.ascent, width: fitted.width, height: m.ascent + m.descent),
+                                        shortened: fitted.shortened)
         }
     }
 
     /// A row: rounded rectangle with `corners` rounded, optional icon, label; outlined when highlighted.
-    /// A landscape row puts the icon left of the label; a portrait tile (a horizontal arc) stacks
-    /// the icon over a label sized to fit the tile's width.
+    /// A landscape row puts the icon left of the label; a `tile` (a horizontal arc's) stacks the
+    /// icon over a label sized to fit the tile's width. `iconColumn`: the screen has icons, so
+    /// every row keeps their column and labels start in line. `index` (nil: a row only partly
+    /// shown) and `selected` are for the layout report.
     public func drawRow(on canvas: Canvas, frame r: Rect, corners: Corners = .all, label: String, icon: String?,
-                        highlighted: Bool, textSize: Double, transform: AffineTransform = .identity, rightToLeft: Bool = false) {
+                        highlighted: Bool, textSize: Double, transform: AffineTransform = .identity, rightToLeft: Bool = false,
+                        iconColumn: Bool = false, tile: Bool = false, index: Int? = nil, selected: Bool? = nil) {
         let radius = theme.cornerRadius * min(r.height, r.width)
         let rounded = RoundedRect(rect: r, radius: radius, corners: corners)
         if transform.isIdentity {
@@ -116,39 +132,67 @@ public final class ScreenResources {
             canvas.fill(shape, color: theme.row, opacity: theme.rowOpacity, transform: transform)
             if highlighted { canvas.stroke(shape, width: theme.highlightWidth, color: theme.highlight, transform: transform) }
         }
-        if r.height > r.width * 1.05, transform.isIdentity {
-            drawTileContents(on: canvas, frame: r, label: label, icon: icon, textSize: textSize)
-            return
+        let text: (fitted: FittedLabel, origin: Point)
+        if tile, transform.isIdentity {
+            text = drawTileContents(on: canvas, frame: r, label: label, icon: icon, textSize: textSize)
+        } else {
+            text = drawRowContents(on: canvas, frame: r, label: label, icon: icon, textSize: textSize, transform: transform,
+                                   rightToLeft: rightToLeft, iconColumn: iconColumn)
         }
-        // A right-to-left label (or a neutral one on a right-to-left screen) is mirrored in its
-        // plate: icon at the right, text ending at the right padding.
+        if let report = layoutReport, let index {
+            let m = font.lineMetrics(size: text.fitted.size)
+            report.items.append(.init(index: index, label: label, rect: r,
+                                      textRect: Rect(x: text.origin.x, y: text.origin.y - m.ascent, width: text.fitted.width,
+                                                     height: m.ascent + m.descent),
+                                      fontSize: text.fitted.size, shortened: text.fitted.shortened, selected: selected ?? highlighted))
+        }
+    }
+
+    /// What a landscape row keeps free beside its label: the padding at both ends and, with
+    /// `iconColumn`, the icon and its gap (the arc sizes its rows from it).
+    public func rowInsets(height: Double, width: Double, iconColumn: Bool) -> Double {
+        let padding = Self.rowPadding(width: width, height: height)
+        return 2 * padding + (iconColumn ? height * Self.rowIconScale + padding / 2 : 0)
+    }
+
+    static func rowPadding(width: Double, height: Double) -> Double { 0.1 * min(width, height * 4) }
+    /// A row's icon side, as a fraction of its height.
+    static let rowIconScale = 0.6
+
+    /// A landscape row's icon and label. A right-to-left label (or a neutral one on a
+    /// right-to-left screen) is mirrored in its plate: icon at the right, text ending at the right
+    /// padding. Returns the label as fitted and the left end of its baseline.
+    private func drawRowContents(on canvas: Canvas, frame r: Rect, label: String, icon: String?, textSize: Double,
+                                 transform: AffineTransform, rightToLeft: Bool, iconColumn: Bool) -> (FittedLabel, Point) {
         let direction = font.direction(of: label, otherwise: rightToLeft ? .rightToLeft : .leftToRight)
         let rtl = direction == .rightToLeft
-        let padding = 0.1 * min(r.width, r.height * 4)
+        let padding = Self.rowPadding(width: r.width, height: r.height)
         // The text's span, from its reading start (left, or right in RTL) to the far padding.
         var near = rtl ? r.maxX - padding : r.minX + padding
         let far = rtl ? r.minX + padding : r.maxX - padding
-        if let path = icon, let image = self.icon(path), transform.isIdentity {
-            let side = r.height * 0.6
-            canvas.draw(image, in: Rect(x: rtl ? near - side : near, y: r.midY - side / 2, width: side, height: side))
+        let side = r.height * Self.rowIconScale
+        if transform.isIdentity, iconColumn || icon != nil {
+            if let path = icon, let image = self.icon(path) {
+                canvas.draw(image, in: Rect(x: rtl ? near - side : near, y: r.midY - side / 2, width: side, height: side))
+            }
             near += (side + padding / 2) * (rtl ? -1 : 1)
         }
-        let metrics = font.lineMetrics(size: textSize)
+        let fitted = FittedLabel(label, font: font, size: textSize, maxWidth: abs(far - near))
+        let metrics = font.lineMetrics(size: fitted.size)
         let baseline = r.midY + (metrics.ascent - metrics.descent) / 2
-        canvas.drawText(label, font: font, size: textSize, at: transform.apply(Point(x: near, y: baseline)), color: theme.text,
-                        alignment: rtl ? .right : .left, maxWidth: max(0, abs(far - near)),
+        let start = Point(x: rtl ? near - fitted.width : near, y: baseline)
+        canvas.drawText(fitted.text, font: font, size: fitted.size, at: transform.apply(start), color: theme.text,
                         rotation: transform.isIdentity ? .zero : Angle(radians: .atan2(y: transform.b, x: transform.a)),
                         direction: direction)
+        return (fitted, start)
     }
 
-    private func drawTileContents(on canvas: Canvas, frame r: Rect, label: String, icon: String?, textSize: Double) {
+    private func drawTileContents(on canvas: Canvas, frame r: Rect, label: String, icon: String?, textSize: Double) -> (FittedLabel, Point) {
         let padding = r.width * 0.08
         let room = r.width - 2 * padding
-        // As large as the theme asks within a tile-sized cap, and small enough to fit the tile's width.
-        let wanted = min(textSize, r.height * 0.17)
-        let natural = font.measure(label, size: wanted)
-        let size = natural > room * 0.95 && natural > 0 ? max(wanted * room * 0.95 / natural, r.height * 0.1) : wanted
-        let metrics = font.lineMetrics(size: size)
+        // As large as the theme asks within a tile-sized cap, shrunk (then shortened) to the tile's width.
+        let fitted = FittedLabel(label, font: font, size: min(textSize, r.height * 0.17), maxWidth: room)
+        let metrics = font.lineMetrics(size: fitted.size)
         var baseline = r.midY + (metrics.ascent - metrics.descent) / 2
         if let path = icon, let image = self.icon(path) {
             let side = min(room, r.height * 0.4)
@@ -156,7 +200,8 @@ public final class ScreenResources {
             canvas.draw(image, in: Rect(x: r.midX - side / 2, y: top, width: side, height: side))
             baseline = top + side + padding + metrics.ascent
         }
-        canvas.drawText(label, font: font, size: size, at: Point(x: r.midX, y: baseline), color: theme.text,
-                        alignment: .center, maxWidth: room)
+        let start = Point(x: r.midX - fitted.width / 2, y: baseline)
+        canvas.drawText(fitted.text, font: font, size: fitted.size, at: start, color: theme.text)
+        return (fitted, start)
     }
 }

@@ -8,8 +8,9 @@ public protocol MenuShape {
     /// The config's options for this shape (`ArcStyle`, `DialStyle`, `ListStyle`).
     associatedtype Style
     associatedtype Controller: MenuController
-    /// Lays the shape out for the screen size of `resources`.
-    init(config: ScreenConfig, style: Style, resources: ScreenResources)
+    /// Lays the shape out for the screen size of `resources`; `showsBack`: the header is there
+    /// even without a title.
+    init(config: ScreenConfig, style: Style, resources: ScreenResources, showsBack: Bool)
     var controller: Controller { get set }
     /// Where the shape draws, within `bounds` (the screen): what a frame that is not full redraws.
     func damage(within bounds: PixelRect) -> PixelRect
@@ -33,7 +34,7 @@ public final class Screen<Shape: MenuShape>: MenuScreen {
         self.config = config
         self.resources = resources
         items = config.items
-        shape = Shape(config: config, style: style, resources: resources)
+        shape = Shape(config: config, style: style, resources: resources, showsBack: showsBack)
         if showsBack { shape.controller.motion.backButton = resources.backButton(rightToLeft: config.isRightToLeft) }
         chrome = try PixelBuffer(width: resources.width, height: resources.height)
         resources.drawChrome(into: chrome, background: config.background, title: config.title, showsBack: showsBack,

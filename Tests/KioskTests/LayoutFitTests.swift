@@ -1,0 +1,158 @@
+import Foundation
+import Geometry
+import Testing
+import Text
+@testable import Kiosk
+
+/// Layout that fits: labels shrink before they are shortened, arcs are fitted below the title and
+/// into portrait panels, and the layout report (`render --layout`, `check-config --size`) says
+/// what was drawn.
+@Suite struct LayoutFitTests {
+    let font: Font
+
+    init() throws { font = try Font(path: Font.dejaVuSansPath) }
+
+    @Test func aLabelThatFitsKeepsItsSize() {
+        let fit = FittedLabel("Espresso", font: font, size: 24, maxWidth: 500)
+        #expect(fit == FittedLabel(text: "Espresso", size: 24, width: font.measure("Espresso", size: 24), shortened: false))
+    }
+
+    @Test func aLabelShrinksBeforeItIsShortened() {
+        let natural = font.measure("Run a program", size: 24)
+        let fit = FittedLabel("Run a program", font: font, size: 24, maxWidth: natural * 0.85)
+        #expect(!fit.shortened && fit.text == "Run a program")
+        #expect(fit.size < 24 && fit.size >= 24 * FittedLabel.minimumScale)
+        #expect(fit.width <= natural * 0.85 && fit.width == font.measure("Run a program", size: fit.size))
+    }
+
+    @Test func onlyBelowTheSmallestSizeIsALabelShortened() {
+        let natural = font.measure("Run a program", size: 24)
+        let fit = FittedLabel("Run a program", font: font, size: 24, maxWidth: natural * 0.5)
+        #expect(fit.shortened && fit.text.hasSuffix("\u{2026}") && fit.text.hasPrefix("Run"))
+        #expect(fit.size == 24 * FittedLabel.minimumScale)
+        #expect(fit.width <= natural * 0.5)
+    }
+
+    @Test func noRoomAtAllDrawsNothingAndNeverTraps() {
+        for width in [0, -5, .nan, .infinity] as [Double] {
+            let fit = FittedLabel("Zurück", font: font, size: 20, maxWidth: width)
+            #expect(fit.width <= max(0, width.isFinite ? width : 0) || fit.text.isEmpty)
+        }
+    }
+
+    // MARK: Arcs
+
+    static func arc(_ labels: [String], style: ArcStyle = ArcStyle(), title: String? = "Coffee") -> ScreenConfig {
+        ScreenConfig(name: "main", title: title, layout: .arc(style), sections: [MenuSection(items: ScreenFixtures.items(labels))])
+    }
+
+    static func config(_ screens: ScreenConfig..., home: String = "main") -> KioskConfig {
+        KioskConfig(home: home, screens: screens)
+    }
+
+    func report(_ config: KioskConfig, screen: String = "main", _ w: Int, _ h: Int, rotation: DisplayRotation = .none) throws -> LayoutReport {
+        try LayoutProbe.report(config, screen: screen, width: w, height: h, rotation: rotation,
+                               assets: LoadedAssets(font: font))
+    }
+
+    /// The issue's complaints: "Run a program" and "Espresso" cut, the top row over the title.
+    @Test func defaultArcLabelsAreWholeAndClearOfTheTitle() throws {
+        let config = Self.config(Self.arc(["Espresso", "Cappuccino", "Run a program", "Hot water", "Zurück"]))
+        for (w, h) in [(800, 480), (1024, 600), (1280, 800), (1920, 1080), (480, 800), (600, 1024)] {
+            let r = try report(config, w, h)
+            #expect(r.shortenedItems.isEmpty, "\(w)x\(h): \(r.shortenedItems.map(\.label))")
+            #expect(r.itemsOverTitle.isEmpty && r.itemsOffScreen.isEmpty && r.overlappingItems.isEmpty, "\(w)x\(h)\n\(r.json)")
+            #expect(r.items.allSatisfy { $0.fontSize == r.items[0].fontSize }, "\(w)x\(h): every label at the theme's size")
+            #expect(r.items.filter(\.selected).map(\.label) == ["Espresso"])
+        }
+    }
+
+    /// A portrait panel: the ellipse flattens so that rows keep their labels; a label too long
+    /// for the panel even so shrinks first (same text, smaller) and only a far longer one is cut.
+    @Test func portraitShrinksBeforeItShortens() throws {
+        let long = "Cappuccino with oat milk"
+        let longer = "Cappuccino with oat milk, extra hot, in a large cup to take away"
+        let config = Self.config(Self.arc(["Espresso", long, longer]))
+        let r = try report(config, 480, 800)
+        let items = Dictionary(r.items.map { ($0.label, $0) }, uniquingKeysWith: { a, _ in a })
+        let espresso = try #require(items["Espresso"]), middle = try #require(items[long]), cut = try #require(items[longer])
+        #expect(!middle.shortened && middle.fontSize < espresso.fontSize, "\(r.json)")
+        #expect(middle.fontSize >= espresso.fontSize * FittedLabel.minimumScale - 0.01)
+        #expect(cut.shortened && abs(cut.fontSize - espresso.fontSize * FittedLabel.minimumScale) < 0.01)
+        #expect(r.itemsOffScreen.isEmpty && r.itemsOverTitle.isEmpty, "\(r.json)")
+    }
+
+    /// `row_length = 0.95` on a portrait panel: rows are cut back to what the panel leaves, never off-screen.
+    @Test func anAbsurdRowLengthStaysOnScreen() throws {
+        let config = Self.config(Self.arc(["Espresso", "Tea"], style: ArcStyle(rowLength: 0.95)))
+        for (w, h) in [(480, 800), (800, 480), (2, 2), (64, 4000)] {
+            let r = try report(config, w, h)
+            for item in r.items {
+                #expect(item.rect.minX >= -0.5 && item.rect.maxX <= Double(w) + 0.5, "\(w)x\(h): \(item)")
+                #expect(item.fontSize.isFinite && item.rect.width.isFinite)
+            }
+        }
+    }
+
+    /// A bottom-edge arc that does not wrap opens on its middle item: its tiles spread evenly.
+    @Test func aBottomEdgeArcIsCentred() throws {
+        let config = Self.config(Self.arc(["Log", "Wait", "Back"], style: ArcStyle(edge: .bottom, rowsVisible: 5)))
+        let r = try report(config, 800, 480)
+        #expect(r.items.filter(\.selected).map(\.label) == ["Wait"])
+        let centres = r.items.map { $0.rect.midX }
+        #expect(r.items.count == 3 && abs((centres.min()! + centres.max()!) / 2 - 400) < 1, "\(centres)")
+    }
+
+    /// Rows with and without icons start their labels in one column.
+    @Test func labelsStartInLineWhetherOrNotARowHasAnIcon() throws {
+        var items = ScreenFixtures.items(["Radio", "Tools", "Settings"])
+        items[0].icon = "/nonexistent/radio.png"  // not decoded: the column is still kept
+        let screen = ScreenConfig(name: "main", title: "T", layout: .arc(ArcStyle(radiusRatio: 0)), sections: [MenuSection(items: items)])
+        let r = try report(Self.config(screen), 800, 480)
+        let starts = Set(r.items.map { ($0.textRect.minX - $0.rect.minX).rounded() })
+        #expect(starts.count == 1, "\(r.json)")
+    }
+
+    // MARK: Dial
+
+    @Test func theDialsLabelsAreWholeAtEverySize() throws {
+        let config = Self.config(ScreenFixtures.dialConfig(), home: "dial")
+        for (w, h) in [(800, 480), (1024, 600), (1920, 1080), (480, 800)] {
+            let r = try report(config, screen: "dial", w, h)
+            #expect(r.items.count == 8 && r.shortenedItems.isEmpty, "\(w)x\(h): \(r.shortenedItems.map(\.label))")
+            #expect(r.overlappingItems.isEmpty && r.itemsOverTitle.isEmpty)
+        }
+    }
+
+    // MARK: The report itself
+
+    @Test func theJSONIsWhatTheIssueAsksFor() throws {
+        let config = Self.config(Self.arc(["Espresso", "Café \"crème\""]))
+        let r = try report(config, 800, 480, rotation: .quarter)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.json.utf8)) as? [String: Any], "\(r.json)")
+        #expect(json["screen"] as? String == "main")
+        #expect(json["size"] as? [Int] == [480, 800], "the unrotated screen")
+        let title = try #require(json["title"] as? [String: Any])
+        #expect(title["text"] as? String == "Coffee" && (title["rect"] as? [Double])?.count == 4)
+        let items = try #require(json["items"] as? [[String: Any]])
+        #expect(items.count == r.items.count && !items.isEmpty)
+        for item in items {
+            for key in ["label", "rect", "text_rect", "font_size", "shortened", "selected"] { #expect(item[key] != nil, "\(key) missing") }
+        }
+        #expect(items.contains { $0["label"] as? String == "Café \"crème\"" })
+    }
+
+    @Test func checkConfigSizeWarnsNamingTheKeyPath() throws {
+        let list = ScreenConfig(name: "settings", title: "Settings", layout: .list(ListStyle(columns: 2, rowHeight: 0.1)),
+                                sections: [MenuSection(items: ScreenFixtures.items(["Wi-Fi"])),
+                                           MenuSection(items: ScreenFixtures.items(["Tea", String(repeating: "Very long label ", count: 20)]))])
+        let config = Self.config(Self.arc(["Espresso"], style: ArcStyle(rowLength: 0.2)), list)
+        let problems = LayoutProbe.warnings(config, file: "k.toml", panels: [PanelSize(width: 480, height: 800)],
+                                            assets: LoadedAssets(font: font))
+        let lines = problems.map(\.description)
+        #expect(problems.allSatisfy { $0.severity == .warning })
+        #expect(lines.contains { $0.hasPrefix("k.toml: screens.settings.sections[1].items[1]: warning: \"Very long") && $0.hasSuffix("at 480x800") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("k.toml: screens.main.items[0]: warning: \"Espresso\" is shortened") }, "\(lines)")
+        #expect(!lines.contains { $0.contains("Wi-Fi") || $0.contains("\"Tea\"") }, "\(lines)")
+    }
+}

@@ -1,0 +1,96 @@
+# e2e-timeout: 600
+# e2e-needs: kiosk
+# A PIN-locked screen on vkms, by touch and by knob: the hash from `kiosk hash-pin` on the
+# device; five wrong PINs by touch lock the keypad out (one log line, counted in the status, a
+# countdown on screen, the right PIN refused meanwhile); after the lockout the right PIN by
+# knob (a PowerMate: turn, press) opens the screen; 5 s idle locks it again; the right PIN by
+# touch opens it; leaving locks it. The PIN reaches neither log nor status.
+PIN=739146
+hash=$(printf '%s\n' "$PIN" | kiosk hash-pin 2> /results/hash-pin.err)
+echo "$?" > /results/hash-pin.rc
+echo "$hash" > /results/hash.txt
+sed "s|PIN_HASH|$hash|" /scenario/pin.toml > /results/kiosk.toml
+kiosk check-config /results/kiosk.toml > /results/check-config.txt 2>&1 || e2e_log "the config is refused: $(cat /results/check-config.txt)"
+e2e_uinput_start
+ui add touch ts 1024 768
+ui add keys kb
+ui add dial dl
+e2e_bg kiosk kiosk run --config /results/kiosk.toml
+pid=$(e2e_pid kiosk)
+
+field() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p" /results/status.json 2>/dev/null; }
+on_screen() { grep -q "\"screen\": \"$1\"" /results/status.json 2>/dev/null; }
+failures() { field pin_failures; }
+shot() {
+    rm -f /results/screenshot.png.txt
+    kill -USR1 "$pid"
+    e2e_wait_for 20 test -e /results/screenshot.png.txt && cp /results/screenshot.png "/results/$1.png"
+}
+# The keypad's keys at 800x480 (a 3-column list), as touch coordinates on the 1024x768 device.
+tap_key() {
+    case $1 in
+        1) ui tap ts 177 157 ;; 2) ui tap ts 512 157 ;; 3) ui tap ts 847 157 ;;
+        4) ui tap ts 177 280 ;; 5) ui tap ts 512 280 ;; 6) ui tap ts 847 280 ;;
+        7) ui tap ts 177 403 ;; 8) ui tap ts 512 403 ;; 9) ui tap ts 847 403 ;;
+        del) ui tap ts 177 526 ;; 0) ui tap ts 512 526 ;; ok) ui tap ts 847 526 ;;
+    esac
+    sleep 0.3
+}
+tap_pin() { for k in $(echo "$1" | sed 's/./& /g') ok; do tap_key "$k"; done; }
+# The knob: turn from the selection the status shows to key index $1, then press.
+knob_key() {
+    sel=$(field selection)
+    [ -n "$sel" ] && [ "$sel" != "$1" ] && ui turn dl $(($1 - sel))
+    e2e_wait_for 30 sh -c "grep -q '\"selection\": $1[,}]' /results/status.json" || e2e_log "knob: selection $(field selection), wanted $1"
+    ui key dl BTN_0
+    sleep 0.3
+}
+# Digit d is key d-1, "0" key 10, OK key 11.
+knob_pin() { for k in $(echo "$1" | sed 's/./& /g'); do knob_key $(( k == 0 ? 10 : k - 1 )); done; knob_key 11; }
+
+e2e_wait_for 30 grep -q "menu on screen" /results/kiosk.err || e2e_log "the menu did not come up"
+e2e_wait_for 30 test -e /results/status.json
+cp /results/status.json /results/status-start.json
+
+# Enter on "Admin" shows the keypad, not the screen.
+ui key kb KEY_ENTER
+e2e_wait_for 20 on_screen "keypad: admin" || e2e_log "no keypad"
+shot keypad-empty
+# Three digits: dots in the title, the highlight back on "5", the digits nowhere.
+tap_key 1; tap_key 7; tap_key 3
+shot keypad-three-digits
+tap_key del; tap_key del; tap_key del
+
+# Five wrong PINs by touch: the fifth locks the keypad out.
+n=1
+while [ $n -le 5 ]; do
+    tap_pin 1111
+    e2e_wait_for 20 sh -c "grep -q '\"pin_failures\": $n[,}]' /results/status.json" || e2e_log "wrong PIN $n not counted"
+    n=$((n + 1))
+done
+e2e_wait_for 10 grep -q "keypad locked out" /results/kiosk.err || e2e_log "no lockout"
+shot lockout
+# The right PIN during the lockout opens nothing.
+tap_pin "$PIN"
+cp /results/status.json /results/status-during-lockout.json
+# The countdown (3 s) ends; the right PIN by knob.
+sleep 3.5
+knob_pin "$PIN"
+e2e_wait_for 20 on_screen admin || e2e_log "the right PIN by knob did not open the screen"
+cp /results/status.json /results/status-unlocked-by-knob.json
+# 5 s without input: locked again, back on the home screen.
+e2e_wait_for 30 grep -q "locked again after 5 s idle" /results/kiosk.err || e2e_log "no idle relock"
+cp /results/status.json /results/status-relocked.json
+
+# The right PIN by touch opens it; Escape leaves it and it locks.
+ui key kb KEY_ENTER
+e2e_wait_for 20 on_screen "keypad: admin" || e2e_log "no keypad the second time"
+tap_pin "$PIN"
+e2e_wait_for 20 on_screen admin || e2e_log "the right PIN by touch did not open the screen"
+cp /results/status.json /results/status-unlocked-by-touch.json
+ui key kb KEY_ESC
+e2e_wait_for 20 on_screen main || e2e_log "Escape did not leave the screen"
+sleep 0.5
+cp /results/status.json /results/status-left.json
+e2e_stop kiosk TERM 20
+e2e_uinput_stop
