@@ -31,6 +31,23 @@ public protocol MenuScreen: AnyObject {
     func draw(on canvas: Canvas, full: Bool) -> PixelRect
 }
 
+/// How a plate is drawn: the selection filled (an outline alone is lost across a room), the plate
+/// under a finger pressed.
+public enum PlateState: Sendable, Equatable {
+    case normal, selected, pressed
+}
+
+extension ThemeConfig {
+    /// The fill, its opacity and the label colour of a plate in `state`.
+    public func plateColors(_ state: PlateState) -> (fill: Color, opacity: Double, text: Color) {
+        switch state {
+        case .normal: return (row, rowOpacity, text)
+        case .selected: return (selectedRow, 1, selectedText)
+        case .pressed: return (pressedRow, 1, text)
+        }
+    }
+}
+
 /// What every screen shares: the theme, its font and decoded icons (loaded before the screens are
 /// built, see `LoadedAssets`), and the drawing of the parts common to all styles (background,
 /// title, back button).
@@ -86,11 +103,12 @@ public final class ScreenResources {
         var start = headerHeight * 0.3, end = Double(width) - headerHeight * 0.3
         if showsBack {
             let b = backButton(rightToLeft: rightToLeft)
-            canvas.fill(b, radii: CornerRadii(all: b.height / 2), color: theme.row, opacity: theme.rowOpacity)
+            let plate = theme.plateColors(.normal)
+            canvas.fill(b, radii: CornerRadii(all: b.height / 2), color: plate.fill, opacity: plate.opacity)
             // "‹" is a mirrored character: on a right-to-left screen it is drawn as "›", at the right.
             canvas.drawText("‹ " + theme.backLabel, font: font, size: size * 0.8,
                             at: Point(x: b.midX, y: b.midY + (metrics.ascent - metrics.descent) * 0.4),
-                            color: theme.text, alignment: .center, maxWidth: b.width - 8, direction: screenDirection)
+                            color: plate.text, alignment: .center, maxWidth: b.width - 8, direction: screenDirection)
             if rightToLeft { end = b.minX - headerHeight * 0.3 } else { start = b.maxX + headerHeight * 0.3 }
         }
         if let title, !title.isEmpty {
@@ -101,23 +119,34 @@ public final class ScreenResources {
         }
     }
 
-    /// A row: rounded rectangle with `corners` rounded, optional icon, label; outlined when highlighted.
+    /// A row: rounded rectangle with `corners` rounded, optional icon, label, in the colours of its
+    /// `state` (the selected one also outlined).
     /// A landscape row puts the icon left of the label; a portrait tile (a horizontal arc) stacks
     /// the icon over a label sized to fit the tile's width.
     public func drawRow(on canvas: Canvas, frame r: Rect, corners: Corners = .all, label: String, icon: String?,
-                        highlighted: Bool, textSize: Double, transform: AffineTransform = .identity, rightToLeft: Bool = false) {
+                        state: PlateState, textSize: Double, transform: AffineTransform = .identity, rightToLeft: Bool = false) {
         let radius = theme.cornerRadius * min(r.height, r.width)
         let rounded = RoundedRect(rect: r, radius: radius, corners: corners)
+        let colors = theme.plateColors(state)
+        let outlined = state == .selected && theme.highlight != colors.fill
         if transform.isIdentity {
-            canvas.fill(rounded, color: theme.row, opacity: theme.rowOpacity)
-            if highlighted { canvas.stroke(rounded, width: theme.highlightWidth, color: theme.highlight) }
+            canvas.fill(rounded, color: colors.fill, opacity: colors.opacity)
+            if outlined { canvas.stroke(rounded, width: theme.highlightWidth, color: theme.highlight) }
         } else {
             let shape = Path.roundedRect(rounded)
-            canvas.fill(shape, color: theme.row, opacity: theme.rowOpacity, transform: transform)
-            if highlighted { canvas.stroke(shape, width: theme.highlightWidth, color: theme.highlight, transform: transform) }
+            canvas.fill(shape, color: colors.fill, opacity: colors.opacity, transform: transform)
+            if outlined { canvas.stroke(shape, width: theme.highlightWidth, color: theme.highlight, transform: transform) }
         }
+        drawRowContents(on: canvas, frame: r, label: label, icon: icon, color: colors.text, textSize: textSize,
+                        transform: transform, rightToLeft: rightToLeft)
+    }
+
+    /// A row's icon and label in `color`, without its plate: what `drawRow` puts on the plate, and
+    /// what the list draws again over its gliding selection plate.
+    public func drawRowContents(on canvas: Canvas, frame r: Rect, label: String, icon: String?, color: Color, textSize: Double,
+                                transform: AffineTransform = .identity, rightToLeft: Bool = false) {
         if r.height > r.width * 1.05, transform.isIdentity {
-            drawTileContents(on: canvas, frame: r, label: label, icon: icon, textSize: textSize)
+            drawTileContents(on: canvas, frame: r, label: label, icon: icon, color: color, textSize: textSize)
             return
         }
         // A right-to-left label (or a neutral one on a right-to-left screen) is mirrored in its
@@ -135,13 +164,13 @@ public final class ScreenResources {
         }
         let metrics = font.lineMetrics(size: textSize)
         let baseline = r.midY + (metrics.ascent - metrics.descent) / 2
-        canvas.drawText(label, font: font, size: textSize, at: transform.apply(Point(x: near, y: baseline)), color: theme.text,
+        canvas.drawText(label, font: font, size: textSize, at: transform.apply(Point(x: near, y: baseline)), color: color,
                         alignment: rtl ? .right : .left, maxWidth: max(0, abs(far - near)),
                         rotation: transform.isIdentity ? .zero : Angle(radians: .atan2(y: transform.b, x: transform.a)),
                         direction: direction)
     }
 
-    private func drawTileContents(on canvas: Canvas, frame r: Rect, label: String, icon: String?, textSize: Double) {
+    private func drawTileContents(on canvas: Canvas, frame r: Rect, label: String, icon: String?, color: Color, textSize: Double) {
         let padding = r.width * 0.08
         let room = r.width - 2 * padding
         // As large as the theme asks within a tile-sized cap, and small enough to fit the tile's width.
@@ -156,7 +185,7 @@ public final class ScreenResources {
             canvas.draw(image, in: Rect(x: r.midX - side / 2, y: top, width: side, height: side))
             baseline = top + side + padding + metrics.ascent
         }
-        canvas.drawText(label, font: font, size: size, at: Point(x: r.midX, y: baseline), color: theme.text,
+        canvas.drawText(label, font: font, size: size, at: Point(x: r.midX, y: baseline), color: color,
                         alignment: .center, maxWidth: room)
     }
 }
