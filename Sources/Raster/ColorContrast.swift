@@ -19,11 +19,11 @@ extension Color {
         return (Swift.max(la, lb) + 0.05) / (Swift.min(la, lb) + 0.05)
     }
 
-    /// This colour at its own alpha times `opacity`, blended over the opaque `backdrop` the way the
-    /// rasterizer blends (source-over on sRGB values): the colour a reader actually sees.
+    /// This colour at its own alpha times `opacity`, blended over the opaque `backdrop` exactly as
+    /// the rasterizer blends (source-over on sRGB bytes): the colour a reader actually sees.
     public func composited(over backdrop: Color, opacity: Double = 1) -> Color {
-        let a = Double(alpha) / 255 * (opacity.isNaN ? 0 : Swift.min(1, Swift.max(0, opacity)))
-        func mix(_ top: UInt8, _ bottom: UInt8) -> UInt8 { UInt8((Double(top) * a + Double(bottom) * (1 - a)).rounded()) }
+        let a = mul255(UInt32(alpha), UInt32(opacityByte(opacity)))
+        func mix(_ top: UInt8, _ bottom: UInt8) -> UInt8 { UInt8(div255(UInt32(top) * a) + div255(UInt32(bottom) * (255 - a))) }
         return Color(red: mix(red, backdrop.red), green: mix(green, backdrop.green), blue: mix(blue, backdrop.blue))
     }
 }

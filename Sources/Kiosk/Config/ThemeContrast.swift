@@ -5,8 +5,8 @@ import Raster
 ///
 /// A translucent plate (or colour) is composited over the background the way the rasterizer blends,
 /// and the text over that plate. A pattern is judged over each of its colours and the worst counts
-/// (anti-aliased edges between them are ignored); an image tile can show anything, so it is judged
-/// over its ground colour and the greys from black to white.
+/// (anti-aliased edges between them are ignored). An image tile is judged over its ground colour
+/// only: its own pixels could be anything, and warning about every image would say nothing.
 public struct ThemeContrast: Sendable, Equatable {
     /// WCAG 2.x level AA for normal-size text.
     public static let minimum = 4.5
@@ -46,10 +46,9 @@ public struct ThemeContrast: Sendable, Equatable {
     static func backdrops(of background: BackgroundConfig) -> [Color] {
         var colors = [background.background]
         switch background.pattern {
-        case .solid: break
+        case .solid, .image: break
         case .checker, .circles: colors.append(background.foreground)
         case .cross: colors += [background.foreground, background.line]
-        case .image: colors += stride(from: 0, through: 255, by: 17).map { Color(red: UInt8($0), green: UInt8($0), blue: UInt8($0)) }
         }
         return colors.map { $0.composited(over: .black) }
     }
