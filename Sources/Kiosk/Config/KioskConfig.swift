@@ -245,37 +245,12 @@ public enum ThemePreset: String, CaseIterable, Sendable, Equatable {
     }
 }
 
-/// The colours a preset gives `ThemeConfig` (see there for what each one paints).
+/// The colours (and the two numbers that go with them) a preset gives a theme; each is a
+/// `[theme]` key of the same name in snake case.
 public struct ThemePalette: Sendable, Equatable {
-    public var row: Color
-    public var rowOpacity: Double
-    public var text: Color
-    public var selectedRow: Color
-    public var selectedText: Color
-    public var pressedRow: Color
-    public var highlight: Color
-    public var highlightWidth: Double
-    public var title: Color
-    public var banner: Color
-    public var bannerText: Color
-}
-
-/// `[theme]`: font, sizes and colours shared by every screen.
-public struct ThemeConfig: Sendable, Equatable {
-    /// Where the colours below came from before any key overrode them.
-    public var preset: ThemePreset
-    /// Absolute path of a TrueType/OpenType font file, or a family name that fontconfig resolves
-    /// ("Noto Sans"). Characters it lacks come from fontconfig's fallbacks either way.
-    public var font: String
-    /// Label size as a fraction of the row height.
-    public var textSize: Double
-    /// Title size as a fraction of the screen height.
-    public var titleSize: Double
     /// A plate's fill, drawn at `rowOpacity` over the background.
     public var row: Color
     public var rowOpacity: Double
-    /// Corner radius as a fraction of the row height.
-    public var cornerRadius: Double
     /// Labels on `row` and on `pressedRow`.
     public var text: Color
     /// The selected plate's fill (opaque) and its label: the selection reads from across a room.
@@ -290,29 +265,42 @@ public struct ThemeConfig: Sendable, Equatable {
     /// The error banner's fill and text.
     public var banner: Color
     public var bannerText: Color
+}
+
+/// `[theme]`: font, sizes and colours shared by every screen. The colours are read and written as
+/// if they were its own (`theme.row`): they live in `palette`, which the preset fills.
+@dynamicMemberLookup
+public struct ThemeConfig: Sendable, Equatable {
+    /// Where the colours came from before any key overrode them.
+    public var preset: ThemePreset
+    /// The preset's colours with the config's overrides.
+    public var palette: ThemePalette
+    /// Absolute path of a TrueType/OpenType font file, or a family name that fontconfig resolves
+    /// ("Noto Sans"). Characters it lacks come from fontconfig's fallbacks either way.
+    public var font: String
+    /// Label size as a fraction of the row height.
+    public var textSize: Double
+    /// Title size as a fraction of the screen height.
+    public var titleSize: Double
+    /// Corner radius as a fraction of the row height.
+    public var cornerRadius: Double
     /// The back button's word ("Zurück", "رجوع"); the arrow before it turns with the screen's direction.
     public var backLabel: String
 
     public init(preset: ThemePreset = .standard, font: String = Font.dejaVuSansPath, textSize: Double = 0.4,
                 titleSize: Double = 0.06, cornerRadius: Double = 0.25, backLabel: String = "Back") {
-        let palette = preset.palette
         self.preset = preset
+        self.palette = preset.palette
         self.font = font
         self.textSize = textSize
         self.titleSize = titleSize
-        self.row = palette.row
-        self.rowOpacity = palette.rowOpacity
         self.cornerRadius = cornerRadius
-        self.text = palette.text
-        self.selectedRow = palette.selectedRow
-        self.selectedText = palette.selectedText
-        self.pressedRow = palette.pressedRow
-        self.highlight = palette.highlight
-        self.highlightWidth = palette.highlightWidth
-        self.title = palette.title
-        self.banner = palette.banner
-        self.bannerText = palette.bannerText
         self.backLabel = backLabel
+    }
+
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<ThemePalette, Value>) -> Value {
+        get { palette[keyPath: keyPath] }
+        set { palette[keyPath: keyPath] = newValue }
     }
 }
 

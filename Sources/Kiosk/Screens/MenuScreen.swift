@@ -41,9 +41,9 @@ extension ThemeConfig {
     /// The fill, its opacity and the label colour of a plate in `state`.
     public func plateColors(_ state: PlateState) -> (fill: Color, opacity: Double, text: Color) {
         switch state {
-        case .normal: return (row, rowOpacity, text)
-        case .selected: return (selectedRow, 1, selectedText)
-        case .pressed: return (pressedRow, 1, text)
+        case .normal: return (palette.row, palette.rowOpacity, palette.text)
+        case .selected: return (palette.selectedRow, 1, palette.selectedText)
+        case .pressed: return (palette.pressedRow, 1, palette.text)
         }
     }
 }
