@@ -183,12 +183,20 @@ import Testing
         func corner(_ i: Int) -> (r: Int, g: Int, b: Int) {
             Self.rgb(frame, rows[i].frame.minX + 1, rows[i].frame.minY + offsetY + 3)
         }
-        #expect(corner(top).r > 150)  // light background behind the rounded corner
-        #expect(corner(middle).r < 80)  // dark row fill in the square corner
-        // The focus ring is on the focused row's edge: highlight blue at its left edge, mid-height.
+        // The row fill over either colour of the checker behind it.
+        let theme = ThemeConfig(), background = s.config.background
+        let plates = [background.background, background.foreground].map { theme.row.composited(over: $0, opacity: theme.rowOpacity) }
+        func isPlate(_ c: (r: Int, g: Int, b: Int)) -> Bool {
+            plates.contains { abs(Int($0.red) - c.r) <= 2 && abs(Int($0.green) - c.g) <= 2 && abs(Int($0.blue) - c.b) <= 2 }
+        }
+        #expect(!isPlate(corner(top)))  // the background behind the rounded corner
+        #expect(isPlate(corner(middle)))  // the row fill in the square corner
+        // The selection is filled and outlined: the outline at its left edge, the fill inside.
         let focused = rows[5].frame.offsetBy(dx: 0, dy: offsetY)
         let ring = Self.rgb(frame, focused.minX + 0.5, focused.midY)
         #expect(ring.b > 200 && ring.r < 140)
+        let fill = Self.rgb(frame, focused.minX + 6, focused.minY + 6)
+        #expect(fill == (Int(theme.selectedRow.red), Int(theme.selectedRow.green), Int(theme.selectedRow.blue)))
         let other = rows[4].frame.offsetBy(dx: 0, dy: offsetY)
         #expect(Self.rgb(frame, other.minX + 0.5, other.midY).b < 120)
         try goldens.expectMatches(frame, "list-800x480")

@@ -61,7 +61,7 @@ import Text
             let buffer = try PixelBuffer(width: 600, height: 260)
             let canvas = Canvas(buffer)
             canvas.clear(.black)
-            resources.drawRow(on: canvas, frame: plate, label: label, icon: nil, highlighted: false, textSize: 24, rightToLeft: screenRTL)
+            resources.drawRow(on: canvas, frame: plate, label: label, icon: nil, state: .normal, textSize: 24, rightToLeft: screenRTL)
             var lo = Int.max, hi = Int.min
             for y in 100..<160 { for x in 100..<500 where (buffer[x, y]! >> 16) & 0xFF > 200 { lo = min(lo, x); hi = max(hi, x) } }
             return (lo, hi)

@@ -16,8 +16,10 @@ struct ConfigDecoder {
     func decode(_ root: TOMLTable) -> KioskConfig {
         let top = ConfigTableReader(root, path: ConfigKeyPath(), problems: problems)
         let display = top.table("display").map(decodeDisplay) ?? DisplayConfig()
-        let background = top.table("background").map { decodeBackground($0, over: BackgroundConfig()) } ?? BackgroundConfig()
+        // The theme's preset gives the background's defaults, so it is read first.
         let theme = top.table("theme").map(decodeTheme) ?? ThemeConfig()
+        let presetBackground = BackgroundConfig(preset: theme.preset)
+        let background = top.table("background").map { decodeBackground($0, over: presetBackground) } ?? presetBackground
         let input = top.table("input").map(decodeInput) ?? InputConfig()
         let power = top.table("power").map(decodePower) ?? PowerConfig()
         let lock = top.table("lock").map(decodeLock) ?? LockConfig()
@@ -124,7 +126,8 @@ struct ConfigDecoder {
     }
 
     func decodeTheme(_ t: ConfigTableReader) -> ThemeConfig {
-        var th = ThemeConfig()
+        let preset = t.choice("preset", ThemePreset.allCases.map(\.rawValue)).flatMap(ThemePreset.init(rawValue:))
+        var th = ThemeConfig(preset: preset ?? .standard)
         if let font = t.string("font") { th.font = Font.namesFile(font) ? resolve(font) : font }
         if let v = t.double("text_size") { th.textSize = v }
         if let v = t.double("title_size") { th.titleSize = v }
@@ -132,6 +135,9 @@ struct ConfigDecoder {
         if let v = t.double("row_opacity") { th.rowOpacity = v }
         if let v = t.double("corner_radius") { th.cornerRadius = v }
         if let c = color(t, "text") { th.text = c }
+        if let c = color(t, "selected_row") { th.selectedRow = c }
+        if let c = color(t, "selected_text") { th.selectedText = c }
+        if let c = color(t, "pressed_row") { th.pressedRow = c }
         if let c = color(t, "highlight") { th.highlight = c }
         if let v = t.double("highlight_width") { th.highlightWidth = v }
         if let c = color(t, "title") { th.title = c }

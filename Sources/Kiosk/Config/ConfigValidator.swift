@@ -83,6 +83,7 @@ private struct ValidationRun {
         checkBackground(config.background, at: "background")
         checkInput(config.input)
         checkScreens(config)
+        checkContrast(config)
         if let font { checkText(config, font: font) }
     }
 
@@ -114,6 +115,24 @@ private struct ValidationRun {
         range(theme.rowOpacity, 0...1, "theme.row_opacity")
         range(theme.cornerRadius, 0...0.5, "theme.corner_radius")
         range(theme.highlightWidth, 0...32, "theme.highlight_width")
+    }
+
+    /// Warns (the config still works) about every label below WCAG AA contrast: over the global
+    /// background, then over each screen background that makes a pair worse than it already was.
+    mutating func checkContrast(_ config: KioskConfig) {
+        let global = ThemeContrast(theme: config.theme, background: config.background)
+        for pair in global.failing {
+            warn(ConfigKeyPath(stringLiteral: pair.text), "contrast \(ThemeContrast.describe(pair.ratio)) on \(pair.ground) is below "
+                 + "\(number(ThemeContrast.minimum)):1 (WCAG AA): hard to read; change \(pair.text) or \(pair.ground)")
+        }
+        for screen in config.screens where screen.background != config.background {
+            let own = ThemeContrast(theme: config.theme, background: screen.background)
+            for (pair, before) in zip(own.pairs, global.pairs) where pair.ratio < ThemeContrast.minimum && pair.ratio < before.ratio {
+                warn(ConfigKeyPath([.key("screens"), .key(screen.name), .key("background")]),
+                     "\(pair.text) on \(pair.ground) over this background: contrast \(ThemeContrast.describe(pair.ratio)) is below "
+                     + "\(number(ThemeContrast.minimum)):1 (WCAG AA): hard to read")
+            }
+        }
     }
 
     /// Checks `b`; with `inherited` (a screen's override), only what differs from it, so that a

@@ -162,14 +162,15 @@ public struct BackgroundConfig: Sendable, Equatable {
     /// Absolute path of the PNG tile for `pattern = "image"`.
     public var image: String?
 
-    public init(pattern: BackgroundPattern = .checker, cell: Int = 32, foreground: Color = Color(rgb: 0xD8DEE6),
-                background: Color = Color(rgb: 0xEEF1F5), line: Color = Color(rgb: 0xC9D3DF), lineWidth: Double = 1,
-                image: String? = nil) {
-        self.pattern = pattern
+    /// What `preset` gives, with any value passed here instead.
+    public init(preset: ThemePreset = .standard, pattern: BackgroundPattern? = nil, cell: Int = 32, foreground: Color? = nil,
+                background: Color? = nil, line: Color? = nil, lineWidth: Double = 1, image: String? = nil) {
+        let own = preset.background
+        self.pattern = pattern ?? own.pattern
         self.cell = cell
-        self.foreground = foreground
-        self.background = background
-        self.line = line
+        self.foreground = foreground ?? own.foreground
+        self.background = background ?? own.background
+        self.line = line ?? own.line
         self.lineWidth = lineWidth
         self.image = image
     }
@@ -198,8 +199,82 @@ public struct BackgroundConfig: Sendable, Equatable {
 
 // MARK: - Theme
 
-/// `[theme]`: font, sizes and colours shared by every screen.
+/// `theme.preset`: a set of colours that belong together. Every colour of `ThemeConfig` and the
+/// default background come from it (here and nowhere else); the config's own keys override any one.
+/// Each preset keeps every label at a WCAG contrast of at least 4.5:1 (`ThemeContrast`).
+public enum ThemePreset: String, CaseIterable, Sendable, Equatable {
+    /// Light grey ground, white plates, dark text, a deep blue selection.
+    case light
+    /// Near-black ground, slate plates, light text, a blue selection with a light outline.
+    case dark
+    /// Black ground, white text, a yellow selection with black text, wider outlines.
+    case highContrast = "high-contrast"
+
+    /// What a config without `theme.preset` gets: dark plates with light text, as before presets.
+    public static let standard = ThemePreset.dark
+
+    /// The colours and the outline width the preset gives a theme.
+    public var palette: ThemePalette {
+        switch self {
+        case .light:
+            return ThemePalette(row: Color(rgb: 0xFFFFFF), rowOpacity: 0.92, text: Color(rgb: 0x1B2430),
+                                selectedRow: Color(rgb: 0x1F5FBF), selectedText: .white, pressedRow: Color(rgb: 0xC9D8EE),
+                                highlight: Color(rgb: 0x1F5FBF), highlightWidth: 2, title: Color(rgb: 0x1B2430),
+                                banner: Color(rgb: 0xB3261E), bannerText: .white)
+        case .dark:
+            return ThemePalette(row: Color(rgb: 0x262D38), rowOpacity: 0.92, text: Color(rgb: 0xF1F4F8),
+                                selectedRow: Color(rgb: 0x2563C9), selectedText: .white, pressedRow: Color(rgb: 0x44526A),
+                                highlight: Color(rgb: 0x8AB4F8), highlightWidth: 2, title: Color(rgb: 0xE8ECF2),
+                                banner: Color(rgb: 0xB3261E), bannerText: .white)
+        case .highContrast:
+            return ThemePalette(row: Color(rgb: 0x1F1F1F), rowOpacity: 1, text: .white,
+                                selectedRow: Color(rgb: 0xFFD60A), selectedText: .black, pressedRow: Color(rgb: 0x5C5C5C),
+                                highlight: Color(rgb: 0xFFD60A), highlightWidth: 3, title: .white,
+                                banner: .white, bannerText: .black)
+        }
+    }
+
+    /// The default background: one calm colour, the pattern colours a quiet variation of it
+    /// (for a config that picks a pattern but no colours).
+    public var background: (pattern: BackgroundPattern, foreground: Color, background: Color, line: Color) {
+        switch self {
+        case .light: return (.solid, Color(rgb: 0xE1E6EC), Color(rgb: 0xECEFF3), Color(rgb: 0xD5DCE5))
+        case .dark: return (.solid, Color(rgb: 0x1B2029), Color(rgb: 0x14181F), Color(rgb: 0x232A35))
+        case .highContrast: return (.solid, Color(rgb: 0x141414), .black, Color(rgb: 0x2A2A2A))
+        }
+    }
+}
+
+/// The colours (and the two numbers that go with them) a preset gives a theme; each is a
+/// `[theme]` key of the same name in snake case.
+public struct ThemePalette: Sendable, Equatable {
+    /// A plate's fill, drawn at `rowOpacity` over the background.
+    public var row: Color
+    public var rowOpacity: Double
+    /// Labels on `row` and on `pressedRow`.
+    public var text: Color
+    /// The selected plate's fill (opaque) and its label: the selection reads from across a room.
+    public var selectedRow: Color
+    public var selectedText: Color
+    /// The fill of the plate under a finger, until it lifts or drags.
+    public var pressedRow: Color
+    /// Outline of the selected plate, the dial's hub rim and pointer.
+    public var highlight: Color
+    public var highlightWidth: Double
+    public var title: Color
+    /// The error banner's fill and text.
+    public var banner: Color
+    public var bannerText: Color
+}
+
+/// `[theme]`: font, sizes and colours shared by every screen. The colours are read and written as
+/// if they were its own (`theme.row`): they live in `palette`, which the preset fills.
+@dynamicMemberLookup
 public struct ThemeConfig: Sendable, Equatable {
+    /// Where the colours came from before any key overrode them.
+    public var preset: ThemePreset
+    /// The preset's colours with the config's overrides.
+    public var palette: ThemePalette
     /// Absolute path of a TrueType/OpenType font file, or a family name that fontconfig resolves
     /// ("Noto Sans"). Characters it lacks come from fontconfig's fallbacks either way.
     public var font: String
@@ -207,39 +282,25 @@ public struct ThemeConfig: Sendable, Equatable {
     public var textSize: Double
     /// Title size as a fraction of the screen height.
     public var titleSize: Double
-    public var row: Color
-    public var rowOpacity: Double
     /// Corner radius as a fraction of the row height.
     public var cornerRadius: Double
-    public var text: Color
-    /// Outline of the selected row.
-    public var highlight: Color
-    public var highlightWidth: Double
-    public var title: Color
-    /// The error banner's fill and text.
-    public var banner: Color
-    public var bannerText: Color
     /// The back button's word ("Zurück", "رجوع"); the arrow before it turns with the screen's direction.
     public var backLabel: String
 
-    public init(font: String = Font.dejaVuSansPath, textSize: Double = 0.4, titleSize: Double = 0.06,
-                row: Color = Color(rgb: 0x202833), rowOpacity: Double = 0.85, cornerRadius: Double = 0.25,
-                text: Color = .white, highlight: Color = Color(rgb: 0x5FA8FF), highlightWidth: Double = 2,
-                title: Color = Color(rgb: 0x202833), banner: Color = Color(rgb: 0xB3261E), bannerText: Color = .white,
-                backLabel: String = "Back") {
+    public init(preset: ThemePreset = .standard, font: String = Font.dejaVuSansPath, textSize: Double = 0.4,
+                titleSize: Double = 0.06, cornerRadius: Double = 0.25, backLabel: String = "Back") {
+        self.preset = preset
+        self.palette = preset.palette
         self.font = font
         self.textSize = textSize
         self.titleSize = titleSize
-        self.row = row
-        self.rowOpacity = rowOpacity
         self.cornerRadius = cornerRadius
-        self.text = text
-        self.highlight = highlight
-        self.highlightWidth = highlightWidth
-        self.title = title
-        self.banner = banner
-        self.bannerText = bannerText
         self.backLabel = backLabel
+    }
+
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<ThemePalette, Value>) -> Value {
+        get { palette[keyPath: keyPath] }
+        set { palette[keyPath: keyPath] = newValue }
     }
 }
 

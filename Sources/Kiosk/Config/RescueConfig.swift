@@ -10,7 +10,8 @@ extension KioskConfig {
         if errors.count > maximumLines { lines.append("… and \(errors.count - maximumLines) more (kiosk check-config FILE lists all)") }
         if lines.isEmpty { lines = ["no configuration could be loaded"] }
         let problemItems = lines.map { MenuItem(label: $0, action: .reload) }
-        let background = BackgroundConfig(pattern: .solid, background: Color(rgb: 0x2B2F36))
+        // Dark whatever the default preset: an error screen should not glare.
+        let background = BackgroundConfig(preset: .dark)
         let screen = ScreenConfig(
             name: "rescue", title: "The configuration has errors", layout: .list(ListStyle(columns: 1, rowHeight: 0.09)),
             background: background,
@@ -18,8 +19,7 @@ extension KioskConfig {
                 MenuSection(title: "Problems", items: problemItems),
                 MenuSection(title: "Fix the file, then", items: [MenuItem(label: "Reload configuration", action: .reload)]),
             ])
-        var theme = ThemeConfig()
-        theme.title = .white
+        let theme = ThemeConfig(preset: .dark)
         return KioskConfig(background: background, theme: theme, home: "rescue", screens: [screen])
     }
 }

@@ -21,6 +21,10 @@ public struct ArcMenuController: MenuController {
 
     public func dragDistance(to p: Point, delta: Point) -> Double { layout.items(forDrag: delta) }
 
+    public func pressTarget(at p: Point) -> PressTarget? {
+        layout.hitTest(p, at: scroller.position, domain: scroller.domain).map { .item($0.item) }
+    }
+
     public mutating func tap(at p: Point, now: Double) {
         guard let row = layout.hitTest(p, at: scroller.position, domain: scroller.domain) else { return }
         motion.tapStop(index: row.index, item: row.item, now: now)

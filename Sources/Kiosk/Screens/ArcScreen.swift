@@ -116,10 +116,12 @@ public struct ArcShape: MenuShape {
         let layout = controller.layout
         let offset = controller.position
         let selected = offset.nearestItem
+        let pressed = controller.motion.pressed
         layout.forEachVisibleRow(at: offset, domain: controller.scroller.domain) { row in
             let item = items[row.index]
+            let state: PlateState = pressed == .item(row.item) ? .pressed : row.item == selected ? .selected : .normal
             resources.drawRow(on: canvas, frame: row.frame, label: item.label, icon: item.icon,
-                              highlighted: row.item == selected, textSize: textSize, rightToLeft: rightToLeft,
+                              state: state, textSize: textSize, rightToLeft: rightToLeft,
                               iconColumn: iconColumn, tile: !layout.edge.isVertical, index: row.index)
         }
     }

@@ -88,6 +88,11 @@ public struct DialMenuController: MenuController {
         layout.items(forRotation: tracker.move(to: p), count: count)
     }
 
+    public func pressTarget(at p: Point) -> PressTarget? {
+        if isOnHub(p) { return .hub }
+        return layout.hitTest(p, at: scroller.position, domain: scroller.domain, count: count).map { .item($0.item) }
+    }
+
     public mutating func tap(at p: Point, now: Double) {
         if isOnHub(p) {
             motion.activate(selectedIndex)

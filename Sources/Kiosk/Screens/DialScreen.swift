@@ -63,25 +63,28 @@ public struct DialShape: MenuShape {
                     color: theme.row, opacity: theme.rowOpacity * 0.18)
         guard !items.isEmpty else { return }
         let selected = offset.nearestItem
+        let pressed = controller.motion.pressed
         for item in layout.visibleItems(at: offset, domain: controller.scroller.domain, count: controller.count) {
             let frame = Rect(center: item.center, size: g.itemSize)
             let pill = CornerRadii(all: frame.height / 2)
-            canvas.fill(frame, radii: pill, color: theme.row, opacity: theme.rowOpacity)
-            if item.item == selected {
-                canvas.fill(frame, radii: pill, color: theme.highlight, opacity: 0.35)
+            let state: PlateState = pressed == .item(item.item) ? .pressed : item.item == selected ? .selected : .normal
+            let colors = theme.plateColors(state)
+            canvas.fill(frame, radii: pill, color: colors.fill, opacity: colors.opacity)
+            if state == .selected, theme.highlight != colors.fill {
                 canvas.stroke(frame, radii: pill, width: theme.highlightWidth, color: theme.highlight)
             }
             drawLabel(items[item.index], index: item.index, selected: item.item == selected, in: frame, size: labelSize,
-                      on: canvas, resources: resources)
+                      color: colors.text, on: canvas, resources: resources)
         }
-        drawHub(on: canvas, selected: items[controller.scroller.domain.contentIndex(selected) ?? 0], resources: resources)
+        drawHub(on: canvas, selected: items[controller.scroller.domain.contentIndex(selected) ?? 0], pressed: pressed == .hub,
+                resources: resources)
     }
 
     /// Icon (if any) and label centred as one group in `frame`, the icon leading in the label's
     /// reading direction. The label comes first: the icon is left out when the label would not
     /// fit beside it at full size, then the label shrinks, and only then is it shortened.
-    private func drawLabel(_ item: MenuItem, index: Int, selected: Bool, in frame: Rect, size: Double, on canvas: Canvas,
-                           resources: ScreenResources) {
+    private func drawLabel(_ item: MenuItem, index: Int, selected: Bool, in frame: Rect, size: Double, color: Color,
+                           on canvas: Canvas, resources: ScreenResources) {
         let font = resources.font
         let padding = frame.height * 0.18
         let available = frame.width - 2 * padding
@@ -108,15 +111,16 @@ public struct DialShape: MenuShape {
         }
         let metrics = font.lineMetrics(size: fitted.size)
         let baseline = frame.midY + (metrics.ascent - metrics.descent) / 2
-        canvas.drawText(fitted.text, font: font, size: fitted.size, at: Point(x: x, y: baseline), color: resources.theme.text)
+        canvas.drawText(fitted.text, font: font, size: fitted.size, at: Point(x: x, y: baseline), color: color)
         resources.layoutReport?.items.append(.init(index: index, label: item.label, rect: frame,
                                                    textRect: Rect(x: x, y: baseline - metrics.ascent, width: fitted.width,
                                                                   height: metrics.ascent + metrics.descent),
                                                    fontSize: fitted.size, shortened: fitted.shortened, selected: selected))
     }
 
-    /// The hub: a disc with the selected item's label and a pointer towards `style.pointer`.
-    private func drawHub(on canvas: Canvas, selected: MenuItem, resources: ScreenResources) {
+    /// The hub: a disc in the selection's colours (a tap on it activates the selection) with the
+    /// selected item's label and a pointer towards `style.pointer`; pressed while a finger is on it.
+    private func drawHub(on canvas: Canvas, selected: MenuItem, pressed: Bool, resources: ScreenResources) {
         let theme = resources.theme
         let layout = controller.layout
         let c = layout.center
@@ -131,7 +135,8 @@ public struct DialShape: MenuShape {
         func at(_ r: Double, _ side: Double) -> Point {
             Point(x: c.x + r * dir.cos + side * across.cos, y: c.y + r * dir.sin + side * across.sin)
         }
-        canvas.fill(.circle(center: c, radius: hub), color: theme.row, opacity: theme.rowOpacity)
+        let colors = theme.plateColors(pressed ? .pressed : .selected)
+        canvas.fill(.circle(center: c, radius: hub), color: colors.fill, opacity: colors.opacity)
         canvas.stroke(.circle(center: c, radius: hub - theme.highlightWidth / 2), width: theme.highlightWidth, color: theme.highlight)
         // Drawn over the rim, so that the rim itself seems to grow the pointer.
         canvas.fill(.polygon([at(baseRadius, -halfBase), at(tipRadius, 0), at(baseRadius, halfBase)]), color: theme.highlight)
@@ -147,10 +152,10 @@ public struct DialShape: MenuShape {
             baseline -= size * 0.45
             let position = "\(selectedPosition) / \(controller.count)"
             canvas.drawText(position, font: resources.font, size: size * 0.7, at: Point(x: c.x, y: baseline + size * 1.2),
-                            color: theme.text, opacity: 0.7, alignment: .center)
+                            color: colors.text, opacity: 0.8, alignment: .center)
         }
         canvas.drawText(hubLabel.text, font: resources.font, size: size, at: Point(x: c.x, y: baseline),
-                        color: theme.text, alignment: .center)
+                        color: colors.text, alignment: .center)
     }
 
     /// 1-based position of the item at the pointer, for the hub.

@@ -17,9 +17,17 @@ public struct ListMenuController: MenuController {
     public let viewport: Rect
     /// Index into `layout.rows` (= the flat item index) of the focused row.
     public private(set) var focus = 0
+    /// The selection plate gliding to the focused row: where it was drawn when the focus moved
+    /// (content coordinates) and when. Nil at rest on the focused row.
+    private var glide: (from: Rect, start: Double)?
+    /// How far the glide has come (0...1, eased), as of the last `update`.
+    private var glideProgress = 1.0
 
     /// Below this speed (pixels per second) a list being pressed counts as still.
     static let stillSpeed = 40.0
+    /// Seconds the selection plate takes to glide from one row to the next: long enough to be
+    /// followed by the eye, short enough that a knob turned fast does not lag.
+    static let glideDuration = 0.15
 
     public init(layout: ListLayout, viewport: Rect, selected: Int = 0) {
         self.layout = layout
@@ -52,6 +60,7 @@ public struct ListMenuController: MenuController {
     public mutating func jump(toItem item: Int) {
         guard rowCount > 0 else { return }
         focus = Swift.max(0, Swift.min(item, rowCount - 1))
+        glide = nil
         let target = layout.offset(revealing: focus, from: restingOffset, viewportHeight: viewport.height)
         motion.jump(toItem: Int(target.rounded()))
     }
@@ -68,21 +77,60 @@ public struct ListMenuController: MenuController {
         return layout.rows[index].frame.offsetBy(dx: viewport.minX, dy: viewport.minY - offset)
     }
 
+    /// Where the selection plate is drawn, in content coordinates: on the focused row, or on its
+    /// way there (eased out) after the focus moved.
+    public var selectionFrame: Rect? {
+        guard layout.rows.indices.contains(focus) else { return nil }
+        let target = layout.rows[focus].frame
+        guard let glide else { return target }
+        let t = glideProgress
+        func mix(_ a: Double, _ b: Double) -> Double { a + (b - a) * t }
+        return Rect(x: mix(glide.from.minX, target.minX), y: mix(glide.from.minY, target.minY),
+                    width: mix(glide.from.width, target.width), height: mix(glide.from.height, target.height))
+    }
+
+    /// Moves the focus to `index`, the plate gliding there from where it is drawn now.
+    private mutating func moveFocus(to index: Int, now: Double) {
+        if let from = selectionFrame { glide = (from, now) }
+        glideProgress = 0
+        focus = index
+        motion.selectionChanged()
+    }
+
+    public var isMoving: Bool { scroller.isAnimating || glide != nil }
+
+    public mutating func update(now: Double) -> [MenuEvent] {
+        let events = motion.update(now: now, selection: selectedIndex)
+        if let glide {
+            let t = Swift.min(1, Swift.max(0, (now - glide.start) / Self.glideDuration))
+            glideProgress = 1 - (1 - t) * (1 - t) * (1 - t)
+            if t >= 1 { self.glide = nil }
+        }
+        return events
+    }
+
+    /// The row index under screen point `p`, if any.
+    private func rowIndex(at p: Point) -> Int? {
+        guard let point = contentPoint(p), case .row(let section, let row)? = layout.hitTest(point) else { return nil }
+        return layout.rows.firstIndex { $0.section == section && $0.row == row }
+    }
+
+    /// The row under the finger, unless the press only stops a moving list.
+    public func pressTarget(at p: Point) -> PressTarget? {
+        guard motion.speedAtPress <= Self.stillSpeed else { return nil }
+        return rowIndex(at: p).map { .item($0) }
+    }
+
     /// Content follows the finger: moving it up scrolls further down the list.
     public func dragDistance(to p: Point, delta: Point) -> Double { -delta.y }
 
     /// A tap on a row focuses and activates it at once; a tap on a list that moved faster than
     /// `stillSpeed` when the finger came down only stops it.
     public mutating func tap(at p: Point, now: Double) {
-        guard motion.speedAtPress <= Self.stillSpeed, let point = contentPoint(p),
-              case .row(let section, let row)? = layout.hitTest(point),
-              let index = layout.rows.firstIndex(where: { $0.section == section && $0.row == row }) else { return }
+        guard motion.speedAtPress <= Self.stillSpeed, let index = rowIndex(at: p) else { return }
         motion.report(.tapped(index))
         motion.report(.activated(index))
-        if index != focus {
-            focus = index
-            motion.selectionChanged()
-        }
+        if index != focus { moveFocus(to: index, now: now) }
         reveal(at: now)
     }
 
@@ -101,8 +149,7 @@ public struct ListMenuController: MenuController {
         }
         let target = Swift.max(0, Swift.min(rowCount - 1, from + steps))
         guard target != focus || !isInView(focus) else { return }
-        focus = target
-        motion.selectionChanged()
+        if target != focus { moveFocus(to: target, now: now) } else { motion.selectionChanged() }
         reveal(at: now)
     }
 

@@ -83,17 +83,19 @@ public struct ListShape: MenuShape {
             let rtl = direction == .rightToLeft
             canvas.drawText(title, font: resources.font, size: headerSize,
                             at: Point(x: rtl ? frame.maxX - rowHeight * 0.2 : frame.minX + rowHeight * 0.2, y: baseline),
-                            color: theme.title, opacity: 0.75, alignment: rtl ? .right : .left,
+                            color: theme.title, alignment: rtl ? .right : .left,
                             maxWidth: frame.width - rowHeight * 0.4, direction: direction)
         }
         let textSize = theme.textSize * rowHeight
         let separatorInset = rowHeight * 0.2
-        for i in layout.visibleRowIndices(top: top, bottom: bottom) {
+        let pressedRow: Int? = if case .item(let i)? = controller.motion.pressed { i } else { nil }
+        let visible = layout.visibleRowIndices(top: top, bottom: bottom)
+        for i in visible where i != pressedRow {
             let row = layout.rows[i]
             let frame = row.frame.offsetBy(dx: viewport.minX, dy: dy)
             let item = items[i]
             resources.drawRow(on: canvas, frame: frame, corners: row.position.roundedCorners, label: item.label, icon: item.icon,
-                              highlighted: false, textSize: textSize, rightToLeft: rightToLeft, iconColumn: iconColumn,
+                              state: .normal, textSize: textSize, rightToLeft: rightToLeft, iconColumn: iconColumn,
                               index: viewport.contains(frame) ? i : nil, selected: i == controller.focus)
             if row.position == .middle || row.position == .bottom {
                 // A hairline between rows of one run, as grouped lists have.
@@ -101,15 +103,34 @@ public struct ListShape: MenuShape {
                             color: theme.text, opacity: 0.14)
             }
         }
-        // The focus ring last, so neighbouring rows drawn after it cannot cover half of it.
-        if let frame = controller.screenFrame(ofRow: controller.focus), frame.maxY > viewport.minY, frame.minY < viewport.maxY {
-            let row = layout.rows[controller.focus]
-            let inset = theme.highlightWidth / 2
-            let ring = RoundedRect(rect: frame.insetBy(dx: inset, dy: inset), radius: theme.cornerRadius * frame.height - inset,
-                                   corners: row.position.roundedCorners)
-            // A tint as well as the ring: a 2 px outline alone is easy to lose across the room.
-            canvas.fill(ring, color: theme.highlight, opacity: 0.3)
-            canvas.stroke(ring, width: theme.highlightWidth, color: theme.highlight)
+        // The selection plate over the rows (it glides between them when the focus moves), the
+        // labels it covers drawn again in the selected colour, clipped to it.
+        if let plate = controller.selectionFrame?.offsetBy(dx: viewport.minX, dy: dy),
+           plate.maxY > viewport.minY, plate.minY < viewport.maxY {
+            let colors = theme.plateColors(.selected)
+            let rounded = RoundedRect(rect: plate, radius: theme.cornerRadius * plate.height,
+                                      corners: layout.rows[controller.focus].position.roundedCorners)
+            canvas.fill(rounded, color: colors.fill, opacity: colors.opacity)
+            if theme.highlight != colors.fill {
+                let inset = theme.highlightWidth / 2
+                canvas.stroke(RoundedRect(rect: plate.insetBy(dx: inset, dy: inset), radius: rounded.radius - inset, corners: rounded.corners),
+                              width: theme.highlightWidth, color: theme.highlight)
+            }
+            canvas.withClip(PixelRect(covering: plate)) {
+                for i in visible where i != pressedRow {
+                    let frame = layout.rows[i].frame.offsetBy(dx: viewport.minX, dy: dy)
+                    guard frame.intersects(plate) else { continue }
+                    resources.drawRowContents(on: canvas, frame: frame, label: items[i].label, icon: items[i].icon, color: colors.text,
+                                              textSize: textSize, rightToLeft: rightToLeft, iconColumn: iconColumn)
+                }
+            }
+        }
+        // The pressed row last: a finger on the selected row must see it respond too.
+        if let i = pressedRow, layout.rows.indices.contains(i) {
+            let row = layout.rows[i]
+            resources.drawRow(on: canvas, frame: row.frame.offsetBy(dx: viewport.minX, dy: dy), corners: row.position.roundedCorners,
+                              label: items[i].label, icon: items[i].icon, state: .pressed, textSize: textSize, rightToLeft: rightToLeft,
+                              iconColumn: iconColumn)
         }
     }
 }

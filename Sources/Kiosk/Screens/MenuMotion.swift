@@ -1,6 +1,14 @@
 import Geometry
 import LayoutCore
 
+/// What a finger that came down is pressing, drawn pressed until it lifts or drags.
+public enum PressTarget: Hashable, Sendable {
+    /// A plate: a scroller stop for an arc or a dial (as `ArcLayout.Row.item`), a row index for a list.
+    case item(Int)
+    /// The dial's hub, which activates the selection.
+    case hub
+}
+
 /// The state every menu shares whatever its shape: the scroller, whether a frame is due, the
 /// events waiting for the next `update`, the finger holding the menu, and the rule that each
 /// motion ends with exactly one `.selected`.
@@ -23,6 +31,8 @@ public struct MenuMotion: Sendable {
     /// How fast (units per second) the menu moved when the finger came down.
     public private(set) var speedAtPress = 0.0
     private var pressedAt = ScrollOffset.zero
+    /// What the finger holding the menu presses; nil once it drags, lifts or is cancelled.
+    public private(set) var pressed: PressTarget?
     /// The menu moved since the last `.selected`: due when it rests. A new menu reports once.
     private var selectionReportDue = true
     private var pending: [MenuEvent] = []
@@ -62,9 +72,19 @@ public struct MenuMotion: Sendable {
     }
 
     /// A finger came down somewhere that does not hold the menu.
-    mutating func ignorePress() { isHeld = false }
+    mutating func ignorePress() {
+        isHeld = false
+        pressed = nil
+    }
+
+    /// Shows `target` pressed (nil: nothing a tap would act on is under the finger).
+    mutating func showPressed(_ target: PressTarget?) { pressed = target }
+
+    /// The press became a drag, or ended: nothing is drawn pressed any more.
+    mutating func endPress() { pressed = nil }
 
     mutating func drag(by units: Double, at time: Double) {
+        pressed = nil
         guard units != 0 else { return }
         scroller.drag(by: units, at: time)
         selectionReportDue = true
@@ -75,6 +95,7 @@ public struct MenuMotion: Sendable {
         let velocity = scroller.releaseVelocity(at: time)
         scroller.endDrag(at: time)
         isHeld = false
+        pressed = nil
         selectionReportDue = true
         report(.released(velocity: velocity, moved: Int(pressedAt.distance(to: scroller.restingPosition).rounded())))
     }
@@ -84,6 +105,7 @@ public struct MenuMotion: Sendable {
     mutating func lift(at time: Double) {
         scroller.endDrag(at: time)
         isHeld = false
+        pressed = nil
         if !restedAtPress { selectionReportDue = true }
     }
 
@@ -91,6 +113,7 @@ public struct MenuMotion: Sendable {
     mutating func cancel(at time: Double) {
         scroller.cancelDrag(at: time)
         isHeld = false
+        pressed = nil
         selectionReportDue = true
     }
 
@@ -131,6 +154,7 @@ public struct MenuMotion: Sendable {
     mutating func jump(to position: ScrollOffset) {
         scroller.jump(to: position)
         isHeld = false
+        pressed = nil
         needsFrame = true
     }
 
@@ -179,6 +203,13 @@ public protocol MenuController: Sendable {
     mutating func step(by steps: Int, now: Double)
     /// Puts the selection on `item` at once (restoring it after a reload or on return).
     mutating func jump(toItem item: Int)
+    /// What a finger that just came down at `p` (and holds the menu) would act on if it lifted
+    /// there: drawn pressed meanwhile. Called only from `handle`.
+    func pressTarget(at p: Point) -> PressTarget?
+    /// True while frames are needed without further input (an animation runs).
+    var isMoving: Bool { get }
+    /// Advances motion to `now` and returns what happened since the last call. Never draws.
+    mutating func update(now: Double) -> [MenuEvent]
 }
 
 extension MenuController {
@@ -208,9 +239,10 @@ extension MenuController {
                 motion.ignorePress()
             } else {
                 motion.press(at: t)
+                motion.showPressed(pressTarget(at: p))
             }
         case .gesture(.dragBegan):
-            break
+            motion.endPress()
         case .gesture(.dragMoved(let p, let delta, let t)):
             guard motion.isHeld else { return }
             motion.drag(by: dragDistance(to: p, delta: delta), at: t)

@@ -31,6 +31,23 @@ public protocol MenuScreen: AnyObject {
     func draw(on canvas: Canvas, full: Bool) -> PixelRect
 }
 
+/// How a plate is drawn: the selection filled (an outline alone is lost across a room), the plate
+/// under a finger pressed.
+public enum PlateState: Sendable, Equatable {
+    case normal, selected, pressed
+}
+
+extension ThemeConfig {
+    /// The fill, its opacity and the label colour of a plate in `state`.
+    public func plateColors(_ state: PlateState) -> (fill: Color, opacity: Double, text: Color) {
+        switch state {
+        case .normal: return (palette.row, palette.rowOpacity, palette.text)
+        case .selected: return (palette.selectedRow, 1, palette.selectedText)
+        case .pressed: return (palette.pressedRow, 1, palette.text)
+        }
+    }
+}
+
 /// What every screen shares: the theme, its font and decoded icons (loaded before the screens are
 /// built, see `LoadedAssets`), and the drawing of the parts common to all styles (background,
 /// title, back button).
@@ -95,10 +112,11 @@ public final class ScreenResources {
         var start = headerHeight * 0.3, end = Double(width) - headerHeight * 0.3
         if showsBack {
             let b = backButton(rightToLeft: rightToLeft)
-            canvas.fill(b, radii: CornerRadii(all: b.height / 2), color: theme.row, opacity: theme.rowOpacity)
+            let plate = theme.plateColors(.normal)
+            canvas.fill(b, radii: CornerRadii(all: b.height / 2), color: plate.fill, opacity: plate.opacity)
             canvas.drawText(backButtonText, font: font, size: backButtonTextSize,
                             at: Point(x: b.midX, y: b.midY + (metrics.ascent - metrics.descent) * 0.4),
-                            color: theme.text, alignment: .center, maxWidth: b.width - 8, direction: screenDirection)
+                            color: plate.text, alignment: .center, maxWidth: b.width - 8, direction: screenDirection)
             if rightToLeft { end = b.minX - headerHeight * 0.3 } else { start = b.maxX + headerHeight * 0.3 }
         }
         if let title, !title.isEmpty {
@@ -114,37 +132,35 @@ public final class ScreenResources {
         }
     }
 
-    /// A row: rounded rectangle with `corners` rounded, optional icon, label; outlined when highlighted.
+    /// A row: rounded rectangle with `corners` rounded, optional icon, label, in the colours of its
+    /// `state` (the selected one also outlined).
     /// A landscape row puts the icon left of the label; a `tile` (a horizontal arc's) stacks the
     /// icon over a label sized to fit the tile's width. `iconColumn`: the screen has icons, so
     /// every row keeps their column and labels start in line. `index` (nil: a row only partly
-    /// shown) and `selected` are for the layout report.
+    /// shown) and `selected` (default: the state says) are for the layout report.
     public func drawRow(on canvas: Canvas, frame r: Rect, corners: Corners = .all, label: String, icon: String?,
-                        highlighted: Bool, textSize: Double, transform: AffineTransform = .identity, rightToLeft: Bool = false,
+                        state: PlateState, textSize: Double, transform: AffineTransform = .identity, rightToLeft: Bool = false,
                         iconColumn: Bool = false, tile: Bool = false, index: Int? = nil, selected: Bool? = nil) {
         let radius = theme.cornerRadius * min(r.height, r.width)
         let rounded = RoundedRect(rect: r, radius: radius, corners: corners)
+        let colors = theme.plateColors(state)
+        let outlined = state == .selected && theme.highlight != colors.fill
         if transform.isIdentity {
-            canvas.fill(rounded, color: theme.row, opacity: theme.rowOpacity)
-            if highlighted { canvas.stroke(rounded, width: theme.highlightWidth, color: theme.highlight) }
+            canvas.fill(rounded, color: colors.fill, opacity: colors.opacity)
+            if outlined { canvas.stroke(rounded, width: theme.highlightWidth, color: theme.highlight) }
         } else {
             let shape = Path.roundedRect(rounded)
-            canvas.fill(shape, color: theme.row, opacity: theme.rowOpacity, transform: transform)
-            if highlighted { canvas.stroke(shape, width: theme.highlightWidth, color: theme.highlight, transform: transform) }
+            canvas.fill(shape, color: colors.fill, opacity: colors.opacity, transform: transform)
+            if outlined { canvas.stroke(shape, width: theme.highlightWidth, color: theme.highlight, transform: transform) }
         }
-        let text: (fitted: FittedLabel, origin: Point)
-        if tile, transform.isIdentity {
-            text = drawTileContents(on: canvas, frame: r, label: label, icon: icon, textSize: textSize)
-        } else {
-            text = drawRowContents(on: canvas, frame: r, label: label, icon: icon, textSize: textSize, transform: transform,
-                                   rightToLeft: rightToLeft, iconColumn: iconColumn)
-        }
+        let text = drawRowContents(on: canvas, frame: r, label: label, icon: icon, color: colors.text, textSize: textSize,
+                                   transform: transform, rightToLeft: rightToLeft, iconColumn: iconColumn, tile: tile)
         if let report = layoutReport, let index {
             let m = font.lineMetrics(size: text.fitted.size)
             report.items.append(.init(index: index, label: label, rect: r,
                                       textRect: Rect(x: text.origin.x, y: text.origin.y - m.ascent, width: text.fitted.width,
                                                      height: m.ascent + m.descent),
-                                      fontSize: text.fitted.size, shortened: text.fitted.shortened, selected: selected ?? highlighted))
+                                      fontSize: text.fitted.size, shortened: text.fitted.shortened, selected: selected ?? (state == .selected)))
         }
     }
 
@@ -159,11 +175,17 @@ public final class ScreenResources {
     /// A row's icon side, as a fraction of its height.
     static let rowIconScale = 0.6
 
-    /// A landscape row's icon and label. A right-to-left label (or a neutral one on a
-    /// right-to-left screen) is mirrored in its plate: icon at the right, text ending at the right
-    /// padding. Returns the label as fitted and the left end of its baseline.
-    private func drawRowContents(on canvas: Canvas, frame r: Rect, label: String, icon: String?, textSize: Double,
-                                 transform: AffineTransform, rightToLeft: Bool, iconColumn: Bool) -> (FittedLabel, Point) {
+    /// A row's icon and label in `color`, without its plate: what `drawRow` puts on the plate, and
+    /// what the list draws again over its gliding selection plate. A right-to-left label (or a
+    /// neutral one on a right-to-left screen) is mirrored in its plate: icon at the right, text
+    /// ending at the right padding. Returns the label as fitted and the left end of its baseline.
+    @discardableResult
+    public func drawRowContents(on canvas: Canvas, frame r: Rect, label: String, icon: String?, color: Color, textSize: Double,
+                                transform: AffineTransform = .identity, rightToLeft: Bool = false, iconColumn: Bool = false,
+                                tile: Bool = false) -> (fitted: FittedLabel, origin: Point) {
+        if tile, transform.isIdentity {
+            return drawTileContents(on: canvas, frame: r, label: label, icon: icon, color: color, textSize: textSize)
+        }
         let direction = font.direction(of: label, otherwise: rightToLeft ? .rightToLeft : .leftToRight)
         let rtl = direction == .rightToLeft
         let padding = Self.rowPadding(width: r.width, height: r.height)
@@ -181,13 +203,14 @@ public final class ScreenResources {
         let metrics = font.lineMetrics(size: fitted.size)
         let baseline = r.midY + (metrics.ascent - metrics.descent) / 2
         let start = Point(x: rtl ? near - fitted.width : near, y: baseline)
-        canvas.drawText(fitted.text, font: font, size: fitted.size, at: transform.apply(start), color: theme.text,
+        canvas.drawText(fitted.text, font: font, size: fitted.size, at: transform.apply(start), color: color,
                         rotation: transform.isIdentity ? .zero : Angle(radians: .atan2(y: transform.b, x: transform.a)),
                         direction: direction)
         return (fitted, start)
     }
 
-    private func drawTileContents(on canvas: Canvas, frame r: Rect, label: String, icon: String?, textSize: Double) -> (FittedLabel, Point) {
+    private func drawTileContents(on canvas: Canvas, frame r: Rect, label: String, icon: String?, color: Color,
+                                  textSize: Double) -> (fitted: FittedLabel, origin: Point) {
         let padding = r.width * 0.08
         let room = r.width - 2 * padding
         // As large as the theme asks within a tile-sized cap, shrunk (then shortened) to the tile's width.
@@ -201,7 +224,7 @@ public final class ScreenResources {
             baseline = top + side + padding + metrics.ascent
         }
         let start = Point(x: r.midX - fitted.width / 2, y: baseline)
-        canvas.drawText(fitted.text, font: font, size: fitted.size, at: start, color: theme.text)
+        canvas.drawText(fitted.text, font: font, size: fitted.size, at: start, color: color)
         return (fitted, start)
     }
 }

@@ -21,7 +21,8 @@ public enum Gesture: Hashable, Sendable {
     case dragEnded(at: Point, time: Double)
     /// Down and up again without moving further than the slop, quickly enough.
     case tap(at: Point, time: Double)
-    /// A touch that began was cancelled; whatever it started should settle.
+    /// A touch that began was cancelled, or lifted after too long a press to be a tap; whatever
+    /// it started should settle.
     case cancelled(time: Double)
 }
 
@@ -82,7 +83,9 @@ public struct TouchGestureRecognizer: Sendable {
             owner = nil
             if !fingersDown.isEmpty { waitingForAllUp = true }
             if dragging { return [.dragEnded(at: last, time: t)] }
-            return t - startTime <= maximumTapDuration ? [.tap(at: start, time: t)] : []
+            // A press held too long to be a tap still ends: what it started (a held menu, a
+            // pressed plate) must let go.
+            return t - startTime <= maximumTapDuration ? [.tap(at: start, time: t)] : [.cancelled(time: t)]
 
         case .cancel(let t):
             fingersDown.removeAll()

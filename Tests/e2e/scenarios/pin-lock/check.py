@@ -34,7 +34,7 @@ def check(r):
     during = status(r, "status-during-lockout.json")
     r.expect(during["screen"] == "keypad: admin" and during["pin_failures"] == 5,
              f"during the lockout the right PIN did something: screen {during['screen']}, failures {during['pin_failures']}")
-    r.expect(err.count("keypad locked out for 3 s after 5 wrong PINs") == 1,
+    r.expect(err.count("keypad locked out for 20 s after 5 wrong PINs") == 1,
              f"{err.count('keypad locked out')} lockout lines for one lockout")
     r.expect(err.count("wrong PIN for screen admin") == 5, f"{err.count('wrong PIN for screen admin')} wrong-PIN lines for 5")
 
