@@ -1,5 +1,6 @@
 import Raster
 import Testing
+import TestSupport
 @testable import Kiosk
 
 /// The shipped example, `systemd/kiosk.toml`: it must load and validate cleanly on a Debian
@@ -15,9 +16,24 @@ import Testing
     /// shortened and nothing overlaps (`check-config --size` has nothing to say).
     @Test func exampleFitsEveryCommonPanel() throws {
         let config = try #require(ConfigReader(path: ConfigPaths.example).check().config)
-        let panels = [(800, 480), (1024, 600), (1280, 800), (1920, 1080), (480, 800), (600, 1024)].map { PanelSize(width: $0.0, height: $0.1) }
-        let warnings = LayoutProbe.warnings(config, file: "kiosk.toml", panels: panels, assets: try LoadedAssets.load(for: config))
+        let warnings = LayoutProbe.warnings(config, file: "kiosk.toml", panels: ExampleGallery.sizes, assets: try LoadedAssets.load(for: config))
         #expect(warnings.isEmpty, "\(lines(warnings))")
+    }
+
+    /// The README's gallery (docs/gallery/WxH/NAME.png) is the example as `kiosk render` draws it
+    /// now: each screen at each common panel size, compared as goldens are
+    /// (KIOSK_UPDATE_GOLDENS=1 renders it again).
+    @Test(arguments: ExampleGallery.sizes)
+    func galleryIsCurrent(size: PanelSize) throws {
+        let config = try #require(ConfigReader(path: ConfigPaths.example).check().config)
+        let gallery = GoldenImages(directory: ConfigPaths.repository + "/docs/gallery/\(size.width)x\(size.height)")
+        if GoldenImages.updating { try PNGCodec.createFolder(gallery.directory) }
+        let scratch = ScratchDirectory()
+        for screen in config.screens {
+            let file = scratch.path + "/\(screen.name).png"
+            try renderScreen(config, name: screen.name, width: size.width, height: size.height, rotation: .none, to: file)
+            try gallery.expectMatches(try PNGCodec.read(path: file), screen.name)
+        }
     }
 
     @Test func exampleUsesEveryStyleAndPattern() throws {
@@ -47,8 +63,10 @@ import Testing
         #expect(main.items[3].action == .exec(Command(argv: ["/usr/bin/sleep", "3"])))
         // A screen background overrides only the keys it names.
         let media = try #require(config.screen(named: "media"))
-        #expect(media.background.pattern == .circles && media.background.cell == 64)
+        #expect(media.background.pattern == .checker && media.background.cell == 56)
         #expect(media.background.lineWidth == config.background.lineWidth)
+        // Colours it leaves out come from the global background, whose colours come from the preset.
+        #expect(config.theme.preset == .dark && media.background.background == ThemePreset.dark.background.background)
         #expect(media.items[3].action == .exec(Command(argv: ["/usr/bin/sleep", "2"], environment: ["LANG": "C.UTF-8"])))
         let settings = try #require(config.screen(named: "settings"))
         #expect(settings.layout == .list(ListStyle(columns: 2, rowHeight: 0.1)))
@@ -62,7 +80,12 @@ import Testing
             let tile = try screen.background.makeTile(forHeight: 480)
             #expect(tile.cellWidth == screen.background.cellSize(forHeight: 480))
         }
-        #expect(config.background.cellSize(forHeight: 1080) == 40)
-        #expect(config.background.cellSize(forHeight: 480) == 18)
+        #expect(config.background.cellSize(forHeight: 1080) == 72)
+        #expect(config.background.cellSize(forHeight: 480) == 32)
     }
+}
+
+/// The panel sizes the example is shown at: the common kiosk panels, landscape and portrait.
+enum ExampleGallery {
+    static let sizes = [(800, 480), (1024, 600), (1280, 800), (1920, 1080), (480, 800), (600, 1024)].map { PanelSize(width: $0.0, height: $0.1) }
 }

@@ -17,6 +17,11 @@ public struct GoldenImages: Sendable {
         directory = String(file[..<file.lastIndex(of: "/")!]) + "/Golden"
     }
 
+    /// The goldens in `directory` (the README's gallery, kept current as goldens are).
+    public init(directory: String) {
+        self.directory = directory
+    }
+
     /// Checks `buffer` against the golden `name`. The tolerance is per colour channel (0...255): a
     /// pixel differs when its red, green or blue is further than that from the golden's. The top
     /// byte (X of XRGB, alpha of ARGB) is not compared. 0, the default, asks for identical colours.

@@ -64,8 +64,10 @@ public struct ArcShape: MenuShape {
             let need = widest(at: textSize) + resources.rowInsets(height: thickness, width: 4 * thickness, iconColumn: iconColumn) + 1
             length = style.rowLength.map { $0 * across } ?? Swift.max(need, 4 * thickness)
         } else {
-            // Tiles: the label's size is set by the tile the style asks for; then tiles widen to
-            // their longest label (fewer per screen), up to a third of the screen.
+            // Tiles: on a panel taller than wide the band across is deep, and tiles grow into it
+            // (fewer per screen width). The label's size is set by that tile; then tiles widen to
+            // their longest label, up to a third of the screen.
+            pitch = Swift.max(pitch, Swift.min(across / (rowsVisible * 0.6), along / 3))
             let length0 = style.rowLength.map { $0 * across } ?? style.rowThickness * pitch * 1.3
             textSize = Swift.min(textScale * pitch, 0.17 * length0)
             let need = widest(at: textSize) / 0.84
