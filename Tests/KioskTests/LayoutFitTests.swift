@@ -94,6 +94,28 @@ import Text
         }
     }
 
+    /// Every label 500 characters, on every style, on panels from 2x2 up: something sane is laid
+    /// out (finite, shortened, on the screen) and the warnings quote the labels cut short.
+    @Test func fiveHundredCharacterLabelsAreShortenedEverywhere() throws {
+        let long = (0..<4).map { String(repeating: "Label \($0) ", count: 60) }
+        let screens = [
+            Self.arc(long, title: String(repeating: "T", count: 500)),
+            ScreenConfig(name: "dial", title: "D", layout: .dial(DialStyle()), sections: [MenuSection(items: ScreenFixtures.items(long))]),
+            ScreenConfig(name: "list", title: "L", layout: .list(ListStyle(columns: 8, rowHeight: 0.1)),
+                         sections: [MenuSection(title: String(repeating: "S", count: 500), items: ScreenFixtures.items(long))]),
+        ]
+        let config = KioskConfig(home: "main", screens: screens)
+        for (w, h) in [(2, 2), (1, 400), (800, 480)] {
+            for screen in screens {
+                let r = try report(config, screen: screen.name, w, h)
+                #expect(r.items.allSatisfy { $0.fontSize.isFinite && $0.rect.width.isFinite && $0.textRect.width <= max(1, $0.rect.width) })
+            }
+        }
+        let warnings = LayoutProbe.warnings(config, file: "k.toml", panels: [PanelSize(width: 800, height: 480)], assets: LoadedAssets(font: font))
+        #expect(warnings.contains { $0.message.hasPrefix("\"Label 0 Label 0 Label 0 Label 0 Label 0 \u{2026}\" is shortened") }, "\(lines(warnings))")
+        #expect(warnings.allSatisfy { $0.message.count < 120 })
+    }
+
     /// A bottom-edge arc that does not wrap opens on its middle item: its tiles spread evenly.
     @Test func aBottomEdgeArcIsCentred() throws {
         let config = Self.config(Self.arc(["Log", "Wait", "Back"], style: ArcStyle(edge: .bottom, rowsVisible: 5)))

@@ -275,7 +275,10 @@ public final class KioskApp: FrameSource {
     private func showKeypad(for target: ScreenConfig) throws {
         pinLock.clearEntry()
         let title = Keypad.title(for: target, lock: pinLock, now: now)
-        stack.append(try ScreenFactory.make(Keypad.screen(for: target, title: title), resources: resources, showsBack: true))
+        let screen = try ScreenFactory.make(Keypad.screen(for: target, title: title), resources: resources, showsBack: true)
+        // It opens on the middle key, where it goes back after each digit: a few detents from every key.
+        screen.select(Keypad.restingIndex)
+        stack.append(screen)
         keypad = (target, title)
         screenShown()
     }

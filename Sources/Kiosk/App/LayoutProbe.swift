@@ -73,7 +73,9 @@ public enum LayoutProbe {
         return base
     }
 
-    private static func quoted(_ s: String) -> String { "\"" + s + "\"" }
+    /// A label in a message: quoted, and cut after 40 characters (a 500-character label would
+    /// bury the rest of the line).
+    private static func quoted(_ s: String) -> String { "\"" + (s.count > 40 ? s.prefix(40) + "\u{2026}" : s) + "\"" }
 }
 
 public struct LayoutProbeError: Error, CustomStringConvertible {

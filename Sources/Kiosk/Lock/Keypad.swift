@@ -4,7 +4,8 @@
 enum Keypad {
     /// In reading order: three columns fill row by row.
     static let labels = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "OK"]
-    /// Where the selection goes after a digit: "5", so the key chosen is not left highlighted.
+    /// Where the keypad opens and where the selection goes after a digit: "5", a few detents from
+    /// every key, so the key chosen is not left highlighted.
     static let restingIndex = 4
 
     /// The name a keypad screen goes by in the stack and the status: never a config screen's
