@@ -2,7 +2,7 @@
 # e2e-timeout: 900
 # e2e-needs: kiosk
 # The service under churn: 100 rapid config replacements, 50 input-device unplug/replug
-# cycles, 20 display disconnect/reconnect cycles. Same PID throughout; open fds and VmRSS are
+# cycles, 20 display disconnect/reconnect cycles, 50 blank/wake cycles of [power]. Same PID throughout; open fds and VmRSS are
 # recorded before and after each phase (soak.txt) for the check and BENCHMARKS.md.
 . /scenario/service.sh
 
@@ -60,6 +60,28 @@ while [ $i -le 20 ]; do
 done
 sleep 3
 record after-20-display-cycles
+
+# [power] turned on by a reload (off 0.5 s after input), then 50 blank/wake cycles by a key.
+replace_config 's/^# \[power\]$/[power]/; s/^# blank_after = 300$/blank_after = 0.5/'
+e2e_wait_for 20 grep -q '"display_power": "off"' /run/kiosk/status.json || e2e_log "soak: [power] did not blank the panel"
+ui add keys kb
+e2e_wait_for 15 sh -c "journalctl -b -u kiosk.service --no-pager | grep -q 'input device added: kiosk-e2e keys kb'"
+n=$(journalctl -b -u kiosk.service --no-pager | grep -c "display woken by"); i=1; woke=0
+while [ $i -le 50 ]; do
+    e2e_wait_for 20 grep -q '"display_power": "off"' /run/kiosk/status.json
+    ui key kb KEY_UP
+    n=$((n + 1))
+    e2e_wait_for 10 sh -c "[ \$(journalctl -b -u kiosk.service --no-pager | grep -c 'display woken by') -ge $n ]" && woke=$((woke + 1))
+    [ $((i % 10)) -eq 0 ] && e2e_log "soak: $i power cycles, $woke woke"
+    i=$((i + 1))
+done
+echo "$woke" > power-cycles-woken.txt
+e2e_wait_for 20 grep -q '"display_power": "off"' /run/kiosk/status.json
+sleep 2
+record after-50-power-cycles
+replace_config 's/^x$/x/'
+e2e_wait_for 20 grep -q '"display_power": "on"' /run/kiosk/status.json
+sleep 1
 shot after-soak
 e2e_uinput_stop
 systemctl show -p NRestarts --value kiosk.service > restarts.txt
