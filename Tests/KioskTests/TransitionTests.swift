@@ -69,6 +69,15 @@ import Text
         return try KioskApp(config: try #require(check.config), width: width, height: height, now: 0)
     }
 
+    /// An app on the test config with its first frames drawn (until 0.1 s) into the frame returned.
+    static func settledApp(_ sandbox: AppTests.Sandbox) throws -> (KioskApp, PixelBuffer, Canvas) {
+        let app = try makeApp(sandbox)
+        let frame = try PixelBuffer(width: 800, height: 480)
+        let canvas = Canvas(frame)
+        for i in 0..<6 { pass(app, canvas, at: Double(i) / 60) }
+        return (app, frame, canvas)
+    }
+
     /// One pass of the runtime at `now`: advance, then draw; returns the damage.
     @discardableResult
     static func pass(_ app: KioskApp, _ canvas: Canvas, at now: Double) -> [PixelRect] {
@@ -81,10 +90,7 @@ import Text
     /// whole frames each; then the screen itself, and nothing more to draw.
     @Test func pushSlidesInThenRests() throws {
         let sandbox = AppTests.Sandbox()
-        let app = try Self.makeApp(sandbox)
-        let frame = try PixelBuffer(width: 800, height: 480)
-        let canvas = Canvas(frame)
-        for i in 0..<6 { Self.pass(app, canvas, at: Double(i) / 60) }
+        let (app, frame, canvas) = try Self.settledApp(sandbox)
         #expect(!app.needsFrame && !app.isAnimating)
         let start = 0.1
         app.handle(.command(.select, count: 1), now: start)  // "More"
@@ -109,6 +115,22 @@ import Text
         try goldens.expectMatches(frame, "app-home-800x480")
     }
 
+    /// Through the runtime on a headless output (whose flips complete at once): frames while the
+    /// transition runs, then none at all.
+    @Test func runtimeDrawsTheTransitionThenIdles() throws {
+        let sandbox = AppTests.Sandbox()
+        let app = try Self.makeApp(sandbox)
+        let (runtime, output) = try AppTests.runtime(app)
+        try AppTests.turn(runtime) { output.presentedFrames > 0 && !app.needsFrame && !app.isAnimating }
+        let before = output.presentedFrames
+        app.handle(.command(.select, count: 1), now: MonotonicClock.now())
+        try AppTests.turn(runtime) { app.screenNames.count == 2 && app.currentTransition == nil && !app.needsFrame }
+        let after = output.presentedFrames
+        #expect(after - before > 2, "\(after - before) frames for a transition")
+        for _ in 0..<10 { try runtime.runOnce(timeout: 0.02) }
+        #expect(output.presentedFrames == after, "frames after the transition ended")
+    }
+
     /// Input during a transition ends it at once and goes to the screen coming in.
     @Test func inputInterruptsATransition() throws {
         let sandbox = AppTests.Sandbox()
@@ -127,25 +149,24 @@ import Text
         #expect(!app.needsFrame && !app.isAnimating)
     }
 
-    /// `transition = "none"`: the screen changes at once.
-    @Test func noneChangesAtOnce() throws {
+    /// Opening a screen slides by default, cross-fades with `transition = "fade"`, and with
+    /// `"none"` the screen changes at once.
+    @Test(arguments: [("slide", ScreenTransition.Kind?.some(.push)), ("fade", .fade), ("none", nil)])
+    func styleDecidesHowAScreenOpens(style: String, kind: ScreenTransition.Kind?) throws {
         let sandbox = AppTests.Sandbox()
-        let app = try Self.makeApp(sandbox, transition: "none")
+        let app = try Self.makeApp(sandbox, transition: style)
         let canvas = Canvas(try PixelBuffer(width: 800, height: 480))
         Self.pass(app, canvas, at: 0)
         app.handle(.command(.select, count: 1), now: 0.1)
         Self.pass(app, canvas, at: 0.1)
-        #expect(app.currentTransition == nil && app.screenNames == ["main", "more"])
+        #expect(app.currentTransition?.kind == kind && app.screenNames == ["main", "more"])
     }
 
     /// A reload cross-fades (golden half way); past the first frame only where the two pictures
     /// differ (here the title) is drawn again.
     @Test func reloadCrossFades() throws {
         let sandbox = AppTests.Sandbox()
-        let app = try Self.makeApp(sandbox)
-        let frame = try PixelBuffer(width: 800, height: 480)
-        let canvas = Canvas(frame)
-        for i in 0..<6 { Self.pass(app, canvas, at: Double(i) / 60) }
+        let (app, frame, canvas) = try Self.settledApp(sandbox)
         sandbox.replace(AppTests.Sandbox.config(dir: sandbox.dir, mainTitle: "Coffee"))
         #expect(app.apply(ConfigReader(path: sandbox.config).check(), now: 0.2))
         #expect(app.currentTransition?.kind == .fade)
@@ -156,17 +177,6 @@ import Text
         try goldens.expectMatches(frame, "transition-fade-50-800x480")
         Self.pass(app, canvas, at: 0.5)
         #expect(app.currentTransition == nil && !app.needsFrame)
-    }
-
-    /// With `transition = "fade"`, opening a screen cross-fades too.
-    @Test func fadeStyleFadesNavigation() throws {
-        let sandbox = AppTests.Sandbox()
-        let app = try Self.makeApp(sandbox, transition: "fade")
-        let canvas = Canvas(try PixelBuffer(width: 800, height: 480))
-        Self.pass(app, canvas, at: 0)
-        app.handle(.command(.select, count: 1), now: 0.1)
-        Self.pass(app, canvas, at: 0.1)
-        #expect(app.currentTransition?.kind == .fade)
     }
 
     // MARK: The banner
