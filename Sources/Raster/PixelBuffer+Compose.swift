@@ -3,33 +3,69 @@ import Geometry
 /// Whole pictures put together: what a screen transition does with the picture it leaves and the
 /// one it goes to. Each costs about a copy of the pixels it touches, never a redraw.
 extension PixelBuffer {
-    /// Copies `other`'s pixels into this buffer moved right by `dx` (left when negative); what
-    /// falls outside either buffer is left out. Rows of the same stride go in one copy each.
-    public func copyPixels(from other: PixelBuffer, shiftedBy dx: Int) {
-        let x0 = Swift.max(0, dx), x1 = Swift.min(width, other.width + dx)
-        let rows = Swift.min(height, other.height)
-        guard x1 > x0, rows > 0 else { return }
-        for y in 0..<rows {
-            UnsafeMutableRawPointer(row(y) + x0).copyMemory(from: other.row(y) + (x0 - dx), byteCount: (x1 - x0) * 4)
+    /// Fills this buffer with two pictures of its size side by side, as a slide shows them:
+    /// `left`'s last `seam` columns at 0..<seam, then `right`'s first `width - seam` columns.
+    /// When all three are packed (stride = width * 4) the larger part goes in one copy of the
+    /// whole block, shifted: each row's end spills into the next row's start, which the smaller
+    /// part, copied row by row, then covers.
+    public func showSideBySide(left: PixelBuffer, right: PixelBuffer, seam: Int) {
+        let seam = Swift.min(width, Swift.max(0, seam))
+        guard left.width == width, left.height == height, right.width == width, right.height == height else { return }
+        let packed = bytesPerRow == width * 4 && left.bytesPerRow == bytesPerRow && right.bytesPerRow == bytesPerRow
+        let stride = bytesPerRow
+        if packed, seam >= width - seam, seam > 0 {
+            base.copyMemory(from: left.base + (width - seam) * 4, byteCount: (height - 1) * stride + seam * 4)
+            copyColumns(from: right, sourceX: 0, toX: seam, count: width - seam)
+        } else if packed, seam < width {
+            (base + seam * 4).copyMemory(from: right.base, byteCount: (height - 1) * stride + (width - seam) * 4)
+            copyColumns(from: left, sourceX: width - seam, toX: 0, count: seam)
+        } else {
+            copyColumns(from: left, sourceX: width - seam, toX: 0, count: seam)
+            copyColumns(from: right, sourceX: 0, toX: seam, count: width - seam)
+        }
+    }
+
+    /// Copies columns `sourceX..<sourceX + count` of every row of `other` to `toX` in this buffer.
+    private func copyColumns(from other: PixelBuffer, sourceX: Int, toX: Int, count: Int) {
+        guard count > 0 else { return }
+        for y in 0..<Swift.min(height, other.height) {
+            UnsafeMutableRawPointer(row(y) + toX).copyMemory(from: other.row(y) + sourceX, byteCount: count * 4)
         }
     }
 
     /// Writes `from` mixed with `to` by `amount` (0: `from`, 256: `to`) into `rect` of this buffer
-    /// (clipped to all three). Two channels at a time in a `UInt32`; the top byte is mixed too.
+    /// (clipped to all three). Two channels at a time in each `UInt32`, eight pixels at a time; the
+    /// top byte is mixed too.
     public func crossFade(from a: PixelBuffer, to b: PixelBuffer, amount: Int, in rect: PixelRect) {
         let r = rect.intersection(bounds).intersection(a.bounds).intersection(b.bounds)
         guard !r.isEmpty else { return }
         let t = UInt32(Swift.min(256, Swift.max(0, amount))), s = 256 - t
         for y in r.minY..<r.maxY {
-            let dst = row(y), pa = a.row(y), pb = b.row(y)
-            for x in r.minX..<r.maxX {
-                let p = pa[x], q = pb[x]
-                // Each lane holds at most 255 * 256: the sum never carries into the next lane.
-                let rb = (((p & 0x00FF_00FF) &* s &+ (q & 0x00FF_00FF) &* t) >> 8) & 0x00FF_00FF
-                let ag = (((p >> 8) & 0x00FF_00FF) &* s &+ ((q >> 8) & 0x00FF_00FF) &* t) & 0xFF00_FF00
-                dst[x] = rb | ag
+            let dst = UnsafeMutableRawPointer(row(y) + r.minX), pa = UnsafeRawPointer(a.row(y) + r.minX)
+            let pb = UnsafeRawPointer(b.row(y) + r.minX)
+            var x = 0
+            while x + 8 <= r.width {
+                let p = pa.loadUnaligned(fromByteOffset: x * 4, as: SIMD8<UInt32>.self)
+                let q = pb.loadUnaligned(fromByteOffset: x * 4, as: SIMD8<UInt32>.self)
+                dst.storeBytes(of: Self.mix(p, q, s, t), toByteOffset: x * 4, as: SIMD8<UInt32>.self)
+                x += 8
+            }
+            while x < r.width {
+                let p = pa.load(fromByteOffset: x * 4, as: UInt32.self), q = pb.load(fromByteOffset: x * 4, as: UInt32.self)
+                dst.storeBytes(of: Self.mix(SIMD8(repeating: p), SIMD8(repeating: q), s, t)[0], toByteOffset: x * 4, as: UInt32.self)
+                x += 1
             }
         }
+    }
+
+    /// `p * s + q * t` per channel, over 256 (`s + t` = 256). Each lane holds at most 255 * 256:
+    /// the sum never carries into the next lane.
+    @inline(__always)
+    private static func mix(_ p: SIMD8<UInt32>, _ q: SIMD8<UInt32>, _ s: UInt32, _ t: UInt32) -> SIMD8<UInt32> {
+        let m = SIMD8<UInt32>(repeating: 0x00FF_00FF)
+        let rb = (((p & m) &* s &+ (q & m) &* t) &>> 8) & m
+        let ag = (((p &>> 8) & m) &* s &+ ((q &>> 8) & m) &* t) & ~m
+        return rb | ag
     }
 
     /// The smallest rectangle holding every pixel where this buffer and `other` (same size)

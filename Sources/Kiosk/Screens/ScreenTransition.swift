@@ -75,15 +75,10 @@ public struct ScreenTransition: Sendable, Equatable {
     public func isFinished(at now: Double) -> Bool { elapsed(at: now) >= 1 }
 
     /// For a slide on a screen `width` pixels wide: where the incoming picture's left edge is at
-    /// `now`. A push comes from the trailing edge (the right, or the left on a right-to-left screen).
+    /// `now`; the outgoing one is beside it. A push comes from the trailing edge (the right, or the left on a right-to-left screen).
     public func incomingX(width: Int, at now: Double) -> Int {
         let remaining = Int((Double(width) * (1 - progress(at: now))).rounded())
         return fromRight ? remaining : -remaining
-    }
-
-    /// Where the outgoing picture's left edge is at `now`: beside the incoming one.
-    public func outgoingX(width: Int, at now: Double) -> Int {
-        incomingX(width: width, at: now) + (fromRight ? -width : width)
     }
 
     private var fromRight: Bool { (kind == .push) != rightToLeft }
@@ -123,8 +118,12 @@ final class TransitionFrames {
         let bounds = canvas.target.bounds
         switch transition.kind {
         case .push, .pop:
-            canvas.target.copyPixels(from: outgoing, shiftedBy: transition.outgoingX(width: bounds.width, at: now))
-            canvas.target.copyPixels(from: incoming, shiftedBy: transition.incomingX(width: bounds.width, at: now))
+            let x = transition.incomingX(width: bounds.width, at: now)
+            if x >= 0 {
+                canvas.target.showSideBySide(left: outgoing, right: incoming, seam: x)
+            } else {
+                canvas.target.showSideBySide(left: incoming, right: outgoing, seam: bounds.width + x)
+            }
             return bounds
         case .fade:
             let amount = Int((transition.progress(at: now) * 256).rounded())
