@@ -34,38 +34,42 @@ extension PixelBuffer {
     }
 
     /// Writes `from` mixed with `to` by `amount` (0: `from`, 256: `to`) into `rect` of this buffer
-    /// (clipped to all three). Two channels at a time in each `UInt32`, eight pixels at a time; the
-    /// top byte is mixed too.
+    /// (clipped to all three). Eight pixels at a time as sixteen 16-bit lanes, then the rest one at
+    /// a time in two 16-bit halves of a `UInt32`; each lane holds a channel in its low byte, and
+    /// the top byte is mixed too.
     public func crossFade(from a: PixelBuffer, to b: PixelBuffer, amount: Int, in rect: PixelRect) {
         let r = rect.intersection(bounds).intersection(a.bounds).intersection(b.bounds)
         guard !r.isEmpty else { return }
-        let t = UInt32(Swift.min(256, Swift.max(0, amount))), s = 256 - t
+        let t = UInt16(Swift.min(256, Swift.max(0, amount))), s = 256 - t
         for y in r.minY..<r.maxY {
             let dst = UnsafeMutableRawPointer(row(y) + r.minX), pa = UnsafeRawPointer(a.row(y) + r.minX)
             let pb = UnsafeRawPointer(b.row(y) + r.minX)
             var x = 0
             while x + 8 <= r.width {
-                let p = pa.loadUnaligned(fromByteOffset: x * 4, as: SIMD8<UInt32>.self)
-                let q = pb.loadUnaligned(fromByteOffset: x * 4, as: SIMD8<UInt32>.self)
-                dst.storeBytes(of: Self.mix(p, q, s, t), toByteOffset: x * 4, as: SIMD8<UInt32>.self)
+                let p = pa.loadUnaligned(fromByteOffset: x * 4, as: SIMD16<UInt16>.self)
+                let q = pb.loadUnaligned(fromByteOffset: x * 4, as: SIMD16<UInt16>.self)
+                dst.storeBytes(of: Self.mix(p, q, s, t), toByteOffset: x * 4, as: SIMD16<UInt16>.self)
                 x += 8
             }
             while x < r.width {
                 let p = pa.load(fromByteOffset: x * 4, as: UInt32.self), q = pb.load(fromByteOffset: x * 4, as: UInt32.self)
-                dst.storeBytes(of: Self.mix(SIMD8(repeating: p), SIMD8(repeating: q), s, t)[0], toByteOffset: x * 4, as: UInt32.self)
+                let (s, t) = (UInt32(s), UInt32(t))
+                let even = (((p & 0x00FF_00FF) &* s &+ (q & 0x00FF_00FF) &* t) >> 8) & 0x00FF_00FF
+                let odd = (((p >> 8) & 0x00FF_00FF) &* s &+ ((q >> 8) & 0x00FF_00FF) &* t) & 0xFF00_FF00
+                dst.storeBytes(of: even | odd, toByteOffset: x * 4, as: UInt32.self)
                 x += 1
             }
         }
     }
 
-    /// `p * s + q * t` per channel, over 256 (`s + t` = 256). Each lane holds at most 255 * 256:
-    /// the sum never carries into the next lane.
+    /// `p * s + q * t` over 256 per channel (`s + t` = 256), in lanes of two channels: the low
+    /// byte of each lane, then the high byte. A product is at most 255 * 256: no lane overflows.
     @inline(__always)
-    private static func mix(_ p: SIMD8<UInt32>, _ q: SIMD8<UInt32>, _ s: UInt32, _ t: UInt32) -> SIMD8<UInt32> {
-        let m = SIMD8<UInt32>(repeating: 0x00FF_00FF)
-        let rb = (((p & m) &* s &+ (q & m) &* t) &>> 8) & m
-        let ag = (((p &>> 8) & m) &* s &+ ((q &>> 8) & m) &* t) & ~m
-        return rb | ag
+    private static func mix(_ p: SIMD16<UInt16>, _ q: SIMD16<UInt16>, _ s: UInt16, _ t: UInt16) -> SIMD16<UInt16> {
+        let low = SIMD16<UInt16>(repeating: 0x00FF)
+        let even = ((p & low) &* s &+ (q & low) &* t) &>> 8
+        let odd = ((p &>> 8) &* s &+ (q &>> 8) &* t) & ~low
+        return even | odd
     }
 
     /// The smallest rectangle holding every pixel where this buffer and `other` (same size)
