@@ -28,7 +28,8 @@ func runRasterBenchmarks() {
     print("# a = full frame, b = background only, c = scroll step as the kiosk does it: the damaged rectangles")
     print("# (rows at the old and new offset, merged by DamageRegion) restored from the cached background, then the menu;")
     print("# c-full = the same step restoring the whole background first")
-    print("# transition <push|fade> <W>x<H> mid <median-ms> <ratio-to-memcpy>: a kiosk frame half way through opening a screen")
+    print("# transition <push|fade> <W>x<H> <mid|first> <median-ms> <ratio-to-memcpy>: a kiosk frame half way through opening a")
+    print("# screen; first = a transition's first frame (opening or leaving the screen, both pictures drawn), median of 60")
     for (w, h) in [(800, 480), (1920, 1080)] {
         do {
             try benchmarkSize(width: w, height: h, pngDirectory: pngDirectory)
@@ -138,9 +139,14 @@ func printMenuParts(width: Int, height: Int) throws {
 /// A transition frame as the kiosk draws it, half way through: an S1-like arc screen opening a
 /// list screen (`push`, two row copies a frame) and the same change as a cross-fade (`fade`, every
 /// pixel mixed: the two screens differ almost everywhere). Printed as
-/// `transition <push|fade> <W>x<H> mid <median-ms> <ratio-to-memcpy>`.
+/// `transition <push|fade> <W>x<H> mid <median-ms> <ratio-to-memcpy>`, then the first frame of a
+/// transition (`first`: the screen opened or left, both pictures drawn whole), alternately
+/// opening and leaving; `none first` is that change of screen with no transition, for scale.
 func benchmarkTransitions(width: Int, height: Int, memcpyMs: () -> Double) throws {
-    for style in [TransitionStyle.slide, .fade] {
+    // The kiosk's info lines ("selected item 0") would add a write to stderr to every frame timed.
+    Log.threshold = .warning
+    defer { Log.threshold = .info }
+    for style in [TransitionStyle.slide, .fade, .none] {
         let items = (0..<12).map { MenuItem(label: "Item \($0)", action: $0 == 0 ? .screen("next") : .back) }
         let background = BackgroundConfig(pattern: .circles, cell: 32, foreground: .black, background: .white)
         let home = ScreenConfig(name: "home", title: "Home", layout: .arc(ArcStyle(wrap: true)), background: background,
@@ -158,13 +164,22 @@ func benchmarkTransitions(width: Int, height: Int, memcpyMs: () -> Double) throw
         _ = app.draw(on: canvas, full: false)  // the first frame makes the transition's two pictures
         let mid = 0.1 + ScreenTransition.duration / 2
         _ = app.advance(now: mid)
-        guard let kind = app.currentTransition?.kind else {
-            print("transition \(style) \(width)x\(height): no transition ran")
-            continue
+        let kind = app.currentTransition.map { "\($0.kind)" } ?? "none"
+        if app.currentTransition != nil {
+            let copyMs = memcpyMs()
+            let ms = medianMilliseconds { _ in _ = app.draw(on: canvas, full: false) }
+            print("transition \(kind) \(width)x\(height) mid \(fixed3(ms)) \(fixed3(ms / copyMs))")
         }
-        let copyMs = memcpyMs()
-        let ms = medianMilliseconds { _ in _ = app.draw(on: canvas, full: false) }
-        print("transition \(kind) \(width)x\(height) mid \(fixed3(ms)) \(fixed3(ms / copyMs))")
+        // The first frame: the change of screen (back, or opening it again: the screen is built)
+        // and the transition's two pictures drawn whole, then its frame.
+        var now = mid
+        let firstMs = medianMilliseconds(frames: 60) { i in
+            now += 1
+            app.handle(.command(i % 2 == 0 ? .back : .select, count: 1), now: now)
+            _ = app.advance(now: now)
+            _ = app.draw(on: canvas, full: false)
+        }
+        print("transition \(kind) \(width)x\(height) first \(fixed3(firstMs)) \(fixed3(firstMs / memcpyMs()))")
         blackHole(frame)
     }
 }

@@ -46,8 +46,11 @@ public final class KioskApp: FrameSource {
     /// While the top screen is a keypad: the screen it guards, and the title it was built with.
     private var keypad: (target: ScreenConfig, title: String)?
     /// The change of screen in motion, if any (`transition` in the config): set when the stack
-    /// changes, given its pictures at its first frame, dropped when it ends or input arrives.
-    private var transition: (state: ScreenTransition, leaving: MenuScreen, frames: TransitionFrames?)?
+    /// changes, dropped when it ends or input arrives. `leaving` is the screen it leaves until its
+    /// first frame has drawn it.
+    private var transition: (state: ScreenTransition, leaving: MenuScreen?)?
+    /// The pictures transitions draw from, made at the first one; dropped when the size changes.
+    private var transitionFrames: TransitionFrames?
 
     /// `assets` are `config`'s font and images when already loaded; without them they are loaded here.
     public init(config: KioskConfig, assets: LoadedAssets? = nil, valid: Bool = true, problems: [ConfigProblem] = [],
@@ -150,6 +153,7 @@ public final class KioskApp: FrameSource {
     public func resize(width: Int, height: Int) throws {
         guard width != self.width || height != self.height else { return }
         finishTransition()
+        transitionFrames = nil
         let guarded = keypad?.target
         (resources, stack) = try rebuild(config: config, assets: resources.assets, width: width, height: height)
         (self.width, self.height) = (width, height)
@@ -275,7 +279,7 @@ public final class KioskApp: FrameSource {
         // A slide moves in the reading direction of the deeper screen (the one opened or left).
         let deeper = change == .pop ? leaving : currentScreen
         transition = ScreenTransition(change, style: config.transition, start: now, rightToLeft: deeper.config.isRightToLeft)
-            .map { ($0, leaving, nil) }
+            .map { ($0, leaving) }
     }
 
     /// Ends the transition in motion: the next frame shows the screen as it is.
@@ -285,20 +289,25 @@ public final class KioskApp: FrameSource {
         fullFrameNeeded = true
     }
 
-    /// The frame of the transition in motion (its pictures made at its first frame), or nil when
-    /// none runs or its pictures cannot be made (then the screen is shown at once).
+    /// The frame of the transition in motion, or nil when none runs or its pictures cannot be
+    /// made (then the screen is shown at once).
     private func drawTransition(on canvas: Canvas) -> PixelRect? {
         guard let t = transition else { return nil }
-        if t.frames == nil {
+        if transitionFrames == nil {
             do {
-                transition?.frames = try TransitionFrames(t.state, leaving: t.leaving, width: width, height: height)
+                transitionFrames = try TransitionFrames(width: width, height: height)
             } catch {
                 Log.error("transition: \(error)")
                 transition = nil
                 return nil
             }
         }
-        return transition?.frames?.draw(currentScreen, on: canvas, now: now)
+        guard let frames = transitionFrames else { return nil }
+        if let leaving = t.leaving {
+            frames.begin(leaving: leaving)
+            transition?.leaving = nil
+        }
+        return frames.draw(t.state, coming: currentScreen, on: canvas, now: now)
     }
 
     /// Returns to the home screen after `config.idleTimeout` seconds without input.
