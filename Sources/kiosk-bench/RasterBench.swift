@@ -137,7 +137,7 @@ func printMenuParts(width: Int, height: Int) throws {
 }
 
 /// A transition frame as the kiosk draws it, half way through: an S1-like arc screen opening a
-/// list screen (`push`, two row copies a frame) and the same change as a cross-fade (`fade`, every
+/// list screen (`push`, about a copy of the frame) and the same change as a cross-fade (`fade`, every
 /// pixel mixed: the two screens differ almost everywhere). Printed as
 /// `transition <push|fade> <W>x<H> mid <median-ms> <ratio-to-memcpy>`, then the first frame of a
 /// transition (`first`: the screen opened or left, both pictures drawn whole), alternately
