@@ -2,6 +2,7 @@ import Geometry
 import Raster
 import Text
 import ReferenceScene
+import Kiosk
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,6 +28,8 @@ func runRasterBenchmarks() {
     print("# a = full frame, b = background only, c = scroll step as the kiosk does it: the damaged rectangles")
     print("# (rows at the old and new offset, merged by DamageRegion) restored from the cached background, then the menu;")
     print("# c-full = the same step restoring the whole background first")
+    print("# transition <push|fade> <W>x<H> <mid|first> <median-ms> <ratio-to-memcpy>: a kiosk frame half way through opening a")
+    print("# screen; first = a transition's first frame (opening or leaving the screen, both pictures drawn), median of 60")
     for (w, h) in [(800, 480), (1920, 1080)] {
         do {
             try benchmarkSize(width: w, height: h, pngDirectory: pngDirectory)
@@ -95,6 +98,7 @@ func benchmarkSize(width: Int, height: Int, pngDirectory: String?) throws {
         }
         blackHole(frame)
     }
+    try benchmarkTransitions(width: width, height: height) { medianMilliseconds { _ in copy.copyRows(from: source, rect: copy.bounds) } }
     if width == 1920 { try printMenuParts(width: width, height: height) }
 }
 
@@ -130,4 +134,52 @@ func printMenuParts(width: Int, height: Int) throws {
         } }),
     ]
     print("# menu parts \(width)x\(height), fastest of \(rasterFrames) (ms): " + parts.map { "\($0.0) \(fixed3($0.1))" }.joined(separator: ", "))
+}
+
+/// A transition frame as the kiosk draws it, half way through: an S1-like arc screen opening a
+/// list screen (`push`, about a copy of the frame) and the same change as a cross-fade (`fade`, every
+/// pixel mixed: the two screens differ almost everywhere). Printed as
+/// `transition <push|fade> <W>x<H> mid <median-ms> <ratio-to-memcpy>`, then the first frame of a
+/// transition (`first`: the screen opened or left, both pictures drawn whole), alternately
+/// opening and leaving; `none first` is that change of screen with no transition, for scale.
+func benchmarkTransitions(width: Int, height: Int, memcpyMs: () -> Double) throws {
+    // The kiosk's info lines ("selected item 0") would add a write to stderr to every frame timed.
+    Log.threshold = .warning
+    defer { Log.threshold = .info }
+    for style in [TransitionStyle.slide, .fade, .none] {
+        let items = (0..<12).map { MenuItem(label: "Item \($0)", action: $0 == 0 ? .screen("next") : .back) }
+        let background = BackgroundConfig(pattern: .circles, cell: 32, foreground: .black, background: .white)
+        let home = ScreenConfig(name: "home", title: "Home", layout: .arc(ArcStyle(wrap: true)), background: background,
+                                sections: [MenuSection(items: items)])
+        let next = ScreenConfig(name: "next", title: "Next", layout: .list(ListStyle(columns: 2)), background: background,
+                                sections: [MenuSection(title: "Things", items: items)])
+        let config = KioskConfig(background: background, home: "home", screens: [home, next], statusFile: "", transition: style)
+        let app = try KioskApp(config: config, width: width, height: height, now: 0)
+        let frame = try PixelBuffer(width: width, height: height)
+        let canvas = Canvas(frame)
+        _ = app.advance(now: 0)
+        _ = app.draw(on: canvas, full: true)
+        app.handle(.command(.select, count: 1), now: 0.1)
+        _ = app.advance(now: 0.1)
+        _ = app.draw(on: canvas, full: false)  // the first frame makes the transition's two pictures
+        let mid = 0.1 + ScreenTransition.duration / 2
+        _ = app.advance(now: mid)
+        let kind = app.currentTransition.map { "\($0.kind)" } ?? "none"
+        if app.currentTransition != nil {
+            let copyMs = memcpyMs()
+            let ms = medianMilliseconds { _ in _ = app.draw(on: canvas, full: false) }
+            print("transition \(kind) \(width)x\(height) mid \(fixed3(ms)) \(fixed3(ms / copyMs))")
+        }
+        // The first frame: the change of screen (back, or opening it again: the screen is built)
+        // and the transition's two pictures drawn whole, then its frame.
+        var now = mid
+        let firstMs = medianMilliseconds(frames: 60) { i in
+            now += 1
+            app.handle(.command(i % 2 == 0 ? .back : .select, count: 1), now: now)
+            _ = app.advance(now: now)
+            _ = app.draw(on: canvas, full: false)
+        }
+        print("transition \(kind) \(width)x\(height) first \(fixed3(firstMs)) \(fixed3(firstMs / memcpyMs()))")
+        blackHole(frame)
+    }
 }

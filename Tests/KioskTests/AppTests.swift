@@ -283,7 +283,8 @@ import Testing
         #expect(app.generation == 2 && app.configValid)
         #expect(app.currentScreen.config.title == "Renamed")
         #expect(app.currentScreen.config.items[app.currentScreen.selectedIndex].label == "Background")
-        Self.run(app, frame, from: &now, seconds: 0.2)
+        // Past the reload's cross-fade.
+        Self.run(app, frame, from: &now, seconds: 0.5)
         let goodPixels = try PixelBuffer(width: 800, height: 480)
         try goodPixels.copyPixels(from: frame)
 

@@ -136,6 +136,31 @@ import Testing
         #expect(!screen.isMoving)
     }
 
+    /// Two fingers landing on the selected item, through the input router as the runtime feeds it:
+    /// nothing is tapped or activated, whichever finger lifts first, and the menu stays put.
+    @Test(arguments: Shape.allCases, [[Int32(0), 1], [1, 0]])
+    func twoFingersOnAnItemNeverChooseIt(shape: Shape, liftOrder: [Int32]) throws {
+        let screen = try shape.make()
+        var now = 0.0
+        _ = Self.frames(screen, from: &now, seconds: 0.1)
+        let p = try #require(shape.point(of: 0, on: screen))
+        let panel = PanelGeometry(width: ScreenFixtures.width, height: ScreenFixtures.height, rotation: .none)
+        func fraction(_ q: Point) -> Point { Point(x: q.x / Double(panel.width), y: q.y / Double(panel.height)) }
+        var router = InputRouter()
+        var events: [MenuEvent] = []
+        for raw: RawInputEvent in [.touchDown(slot: 0, fraction: fraction(p), time: now),
+                                   .touchDown(slot: 1, fraction: fraction(p + Point(x: 12, y: 6)), time: now + 0.02),
+                                   .touchUp(slot: liftOrder[0], time: now + 0.1),
+                                   .touchUp(slot: liftOrder[1], time: now + 0.15)] {
+            for input in router.route(raw, panel: panel) { screen.handle(input, now: now) }
+            now += 0.05
+            events += screen.update(now: now)
+        }
+        events += Self.frames(screen, from: &now, seconds: 1)
+        #expect(!events.contains { if case .activated = $0 { true } else if case .tapped = $0 { true } else { false } }, "\(events)")
+        #expect(screen.selectedIndex == 0 && !screen.isMoving)
+    }
+
     /// `jump(to:)` puts the scroller exactly there, fraction and all, without a report.
     @Test(arguments: Shape.allCases)
     func jumpPlacesTheScrollerExactly(shape: Shape) throws {

@@ -54,12 +54,14 @@ import Testing
         }
     }
 
-    @Test func secondFingerIsIgnored() {
+    /// Once the first finger drags, a second one is ignored; nothing new starts until both are up.
+    @Test func secondFingerDuringADragIsIgnored() {
         var r = TouchGestureRecognizer(slop: 10)
         let g = run([.down(slot: 0, at: Point(x: 100, y: 100), time: 0),
-                     .down(slot: 1, at: Point(x: 400, y: 400), time: 0.01),
-                     .motion(slot: 1, at: Point(x: 300, y: 100), time: 0.02),
-                     .motion(slot: 0, at: Point(x: 100, y: 130), time: 0.03),
+                     .motion(slot: 0, at: Point(x: 100, y: 130), time: 0.01),
+                     .down(slot: 1, at: Point(x: 400, y: 400), time: 0.02),
+                     .motion(slot: 1, at: Point(x: 300, y: 100), time: 0.03),
+                     .motion(slot: 0, at: Point(x: 100, y: 140), time: 0.035),
                      .up(slot: 0, time: 0.04),
                      // The second finger is still down: nothing starts until it lifts.
                      .motion(slot: 1, at: Point(x: 250, y: 100), time: 0.05),
@@ -70,11 +72,35 @@ import Testing
                      .up(slot: 0, time: 0.15)], &r)
         #expect(g == [
             .pressed(at: Point(x: 100, y: 100), time: 0),
-            .dragBegan(from: Point(x: 100, y: 100), time: 0.03),
-            .dragMoved(to: Point(x: 100, y: 130), delta: Point(x: 0, y: 30), time: 0.03),
-            .dragEnded(at: Point(x: 100, y: 130), time: 0.04),
+            .dragBegan(from: Point(x: 100, y: 100), time: 0.01),
+            .dragMoved(to: Point(x: 100, y: 130), delta: Point(x: 0, y: 30), time: 0.01),
+            .dragMoved(to: Point(x: 100, y: 140), delta: Point(x: 0, y: 10), time: 0.035),
+            .dragEnded(at: Point(x: 100, y: 140), time: 0.04),
             .pressed(at: Point(x: 20, y: 20), time: 0.1),
             .tap(at: Point(x: 20, y: 20), time: 0.15),
+        ])
+    }
+
+    /// Two fingers landing on an item never tap it, whichever lifts first; a third finger or the
+    /// first coming down again before both are up starts nothing; afterwards a tap is a tap.
+    @Test(arguments: [[0, 1], [1, 0]])
+    func secondFingerCancelsThePress(liftOrder: [Int32]) {
+        var r = TouchGestureRecognizer(slop: 10)
+        let item = Point(x: 100, y: 100)
+        let g = run([.down(slot: 0, at: item, time: 0),
+                     .down(slot: 1, at: Point(x: 110, y: 104), time: 0.03),
+                     .motion(slot: 0, at: Point(x: 101, y: 101), time: 0.05),
+                     .up(slot: liftOrder[0], time: 0.1),
+                     .down(slot: 2, at: item, time: 0.12),
+                     .up(slot: 2, time: 0.14),
+                     .up(slot: liftOrder[1], time: 0.2),
+                     .down(slot: 0, at: item, time: 0.5),
+                     .up(slot: 0, time: 0.6)], &r)
+        #expect(g == [
+            .pressed(at: item, time: 0),
+            .cancelled(time: 0.03),
+            .pressed(at: item, time: 0.5),
+            .tap(at: item, time: 0.6),
         ])
     }
 

@@ -20,7 +20,7 @@ public final class KioskApp: FrameSource {
     public private(set) var height: Int
     private var resources: ScreenResources
     private(set) var stack: [MenuScreen] = []
-    private var banner: (text: String, until: Double)?
+    private var banner: Banner?
     public private(set) var lastAction: (label: String, action: String, result: String)?
     /// Actions by how they ended, for `kiosk_actions_total`: `screen`, `back` and `reload` when
     /// chosen, the others when their program ends (or fails to start).
@@ -45,6 +45,12 @@ public final class KioskApp: FrameSource {
     public private(set) var pinLock: PinLock
     /// While the top screen is a keypad: the screen it guards, and the title it was built with.
     private var keypad: (target: ScreenConfig, title: String)?
+    /// The change of screen in motion, if any (`transition` in the config): set when the stack
+    /// changes, dropped when it ends or input arrives. `leaving` is the screen it leaves until its
+    /// first frame has drawn it.
+    private var transition: (state: ScreenTransition, leaving: MenuScreen?)?
+    /// The pictures transitions draw from, made at the first one; dropped when the size changes.
+    private var transitionFrames: TransitionFrames?
 
     /// `assets` are `config`'s font and images when already loaded; without them they are loaded here.
     public init(config: KioskConfig, assets: LoadedAssets? = nil, valid: Bool = true, problems: [ConfigProblem] = [],
@@ -66,12 +72,16 @@ public final class KioskApp: FrameSource {
     public var currentScreen: MenuScreen { stack[stack.count - 1] }
     public var screenNames: [String] { stack.map(\.config.name) }
     public var bannerText: String? { banner?.text }
+    /// The change of screen in motion, if any.
+    public var currentTransition: ScreenTransition? { transition?.state }
 
     // MARK: FrameSource
 
     public func handle(_ input: MenuInput, now: Double) {
         self.now = now
         lastInputTime = now
+        // Input during a transition is meant for the screen coming in: it arrives at once.
+        finishTransition()
         for screen in stack { pinLock.touched(screen.config.name, now: now) }
         if let pilot = autopilot {
             // The first touch or turn takes over from the self-scrolling, from where it is.
@@ -84,6 +94,7 @@ public final class KioskApp: FrameSource {
 
     public func advance(now: Double) -> [Effect] {
         self.now = now
+        if let t = transition, t.state.isFinished(at: now) { finishTransition() }
         if let b = banner, b.until <= now {
             banner = nil
             fullFrameNeeded = true
@@ -118,8 +129,8 @@ public final class KioskApp: FrameSource {
         return effects
     }
 
-    public var needsFrame: Bool { undrawn || fullFrameNeeded }
-    public var isAnimating: Bool { currentScreen.isMoving || autopilot?.isContinuous == true }
+    public var needsFrame: Bool { undrawn || fullFrameNeeded || transition != nil }
+    public var isAnimating: Bool { currentScreen.isMoving || autopilot?.isContinuous == true || transition != nil }
 
     public var nextDeadline: Double? {
         let idle = config.idleTimeout.flatMap { $0 > 0 && stack.count > 1 ? lastInputTime + $0 : nil }
@@ -130,10 +141,10 @@ public final class KioskApp: FrameSource {
         let full = full || fullFrameNeeded
         fullFrameNeeded = false
         undrawn = false
-        let damage = currentScreen.draw(on: canvas, full: full)
+        let damage = drawTransition(on: canvas) ?? currentScreen.draw(on: canvas, full: full)
         drawnPosition = currentScreen.position
         var rects = [full ? PixelRect(x: 0, y: 0, width: width, height: height) : damage]
-        if let b = banner { rects.append(drawBanner(b.text, on: canvas)) }
+        if let b = banner { rects.append(b.draw(on: canvas, font: resources.font, theme: resources.theme, width: width, height: height)) }
         return rects
     }
 
@@ -141,9 +152,12 @@ public final class KioskApp: FrameSource {
     /// keeping the screens and their selections.
     public func resize(width: Int, height: Int) throws {
         guard width != self.width || height != self.height else { return }
+        finishTransition()
+        transitionFrames = nil
         let guarded = keypad?.target
         (resources, stack) = try rebuild(config: config, assets: resources.assets, width: width, height: height)
         (self.width, self.height) = (width, height)
+        banner?.layOut(font: resources.font, width: width, height: height)
         // The rebuilt stack ends below the keypad: put it back (without the digits entered).
         if let guarded {
             keypad = nil
@@ -204,8 +218,9 @@ public final class KioskApp: FrameSource {
                     lastAction = (item.label, "screen", "locked: PIN asked for \(name)")
                     return
                 }
+                let leaving = currentScreen
                 stack.append(try ScreenFactory.make(target, resources: resources, showsBack: true))
-                screenShown()
+                screenShown(.push, leaving: leaving)
                 lastAction = (item.label, "screen", "opened \(name)")
                 actionCounts[ActionOutcome("screen", failed: false), default: 0] += 1
             } catch {
@@ -239,8 +254,9 @@ public final class KioskApp: FrameSource {
 
     private func goBack() {
         guard stack.count > 1 else { return }
-        left(stack.removeLast())
-        screenShown()
+        let leaving = stack.removeLast()
+        left(leaving)
+        screenShown(.pop, leaving: leaving)
     }
 
     /// A screen taken off the stack: a keypad forgets its digits, an opened locked screen locks.
@@ -255,19 +271,53 @@ public final class KioskApp: FrameSource {
         }
     }
 
-    private func screenShown() {
+    /// The stack changed from showing `leaving`: the change moves as the config's `transition` says.
+    private func screenShown(_ change: ScreenChange, leaving: MenuScreen) {
         fullFrameNeeded = true
         statusChanged = true
         screenChanges += 1
+        // A slide moves in the reading direction of the deeper screen (the one opened or left).
+        let deeper = change == .pop ? leaving : currentScreen
+        transition = ScreenTransition(change, style: config.transition, start: now, rightToLeft: deeper.config.isRightToLeft)
+            .map { ($0, leaving) }
+    }
+
+    /// Ends the transition in motion: the next frame shows the screen as it is.
+    private func finishTransition() {
+        guard transition != nil else { return }
+        transition = nil
+        fullFrameNeeded = true
+    }
+
+    /// The frame of the transition in motion, or nil when none runs or its pictures cannot be
+    /// made (then the screen is shown at once).
+    private func drawTransition(on canvas: Canvas) -> PixelRect? {
+        guard let t = transition else { return nil }
+        if transitionFrames == nil {
+            do {
+                transitionFrames = try TransitionFrames(width: width, height: height)
+            } catch {
+                Log.error("transition: \(error)")
+                transition = nil
+                return nil
+            }
+        }
+        guard let frames = transitionFrames else { return nil }
+        if let leaving = t.leaving {
+            frames.begin(leaving: leaving)
+            transition?.leaving = nil
+        }
+        return frames.draw(t.state, coming: currentScreen, on: canvas, now: now)
     }
 
     /// Returns to the home screen after `config.idleTimeout` seconds without input.
     private func returnHomeIfIdle() {
         guard let timeout = config.idleTimeout, timeout > 0, stack.count > 1, now >= lastInputTime + timeout else { return }
         Log.info("idle for \(Int(timeout)) s: back to \(config.home)")
+        let leaving = currentScreen
         for screen in stack.dropFirst().reversed() { left(screen) }
         stack.removeSubrange(1...)
-        screenShown()
+        screenShown(.pop, leaving: leaving)
     }
 
     // MARK: Locked screens
@@ -275,12 +325,13 @@ public final class KioskApp: FrameSource {
     private func showKeypad(for target: ScreenConfig) throws {
         pinLock.clearEntry()
         let title = Keypad.title(for: target, lock: pinLock, now: now)
+        let leaving = currentScreen
         let screen = try ScreenFactory.make(Keypad.screen(for: target, title: title), resources: resources, showsBack: true)
         // It opens on the middle key, where it goes back after each digit: a few detents from every key.
         screen.select(Keypad.restingIndex)
         stack.append(screen)
         keypad = (target, title)
-        screenShown()
+        screenShown(.push, leaving: leaving)
     }
 
     /// A key of the keypad: never logged, never in `lastAction`; only what it led to is.
@@ -312,7 +363,7 @@ public final class KioskApp: FrameSource {
                 Log.notice("screen \(name) unlocked")
                 pinLock.unlock(name, now: now)
                 keypad = nil
-                stack.removeLast()
+                let leaving = stack.removeLast()
                 do {
                     stack.append(try ScreenFactory.make(k.target, resources: resources, showsBack: true))
                     lastAction = (name, "screen", "opened \(name)")
@@ -322,7 +373,7 @@ public final class KioskApp: FrameSource {
                     showBanner("Cannot open \(name): \(error)", now: now)
                     actionCounts[ActionOutcome("screen", failed: true), default: 0] += 1
                 }
-                screenShown()
+                screenShown(.replace, leaving: leaving)
                 return
             }
             statusChanged = true
@@ -361,9 +412,10 @@ public final class KioskApp: FrameSource {
         guard !relocked.isEmpty else { return }
         for name in relocked { Log.info("screen \(name) locked again after \(Int(config.lock.relockAfter)) s idle") }
         guard let first = stack.indices.dropFirst().first(where: { relocked.contains(stack[$0].config.name) }) else { return }
+        let leaving = currentScreen
         for screen in stack[first...].reversed() { left(screen) }
         stack.removeSubrange(first...)
-        screenShown()
+        screenShown(.pop, leaving: leaving)
     }
 
     /// Screens with a `pin_hash` that are not open now.
@@ -374,23 +426,9 @@ public final class KioskApp: FrameSource {
     // MARK: Banner
 
     public func showBanner(_ text: String, now: Double, seconds: Double = KioskApp.bannerSeconds) {
-        banner = (text, now + seconds)
+        banner = Banner(text, until: now + seconds, font: resources.font, width: width, height: height)
         fullFrameNeeded = true
         statusChanged = true
-    }
-
-    private func drawBanner(_ text: String, on canvas: Canvas) -> PixelRect {
-        let h = Double(height), w = Double(width)
-        let size = max(12, h * 0.035)
-        let bar = Rect(x: 0, y: h - size * 2.2, width: w, height: size * 2.2)
-        canvas.resetClip()
-        // Opaque: it is drawn again over itself on frames that do not redraw what lies under it.
-        canvas.fill(bar, color: resources.theme.banner)
-        let metrics = resources.font.lineMetrics(size: size)
-        canvas.drawText(text, font: resources.font, size: size,
-                        at: Point(x: size, y: bar.midY + (metrics.ascent - metrics.descent) / 2),
-                        color: resources.theme.bannerText, maxWidth: w - 2 * size)
-        return PixelRect(covering: bar)
     }
 
     // MARK: Config
@@ -406,7 +444,8 @@ public final class KioskApp: FrameSource {
         guard let new = check.config else {
             configValid = false
             configProblems = check.problems
-            let first = check.problems.first { $0.severity == .error }?.description ?? "invalid config"
+            // The error first, then where it is: a narrow panel may not show the whole line.
+            let first = check.problems.first { $0.severity == .error }?.messageFirst ?? "invalid config"
             showBanner("Config not applied: \(first)", now: now)
             return false
         }
@@ -415,6 +454,7 @@ public final class KioskApp: FrameSource {
             pinLock.relock(screen.name)
         }
         do {
+            let leaving = currentScreen
             (resources, stack) = try rebuild(config: new, assets: try Self.ready(assets, for: new), width: width, height: height)
             // The rebuilt stack ends below a keypad: the PIN is asked again once the screen is opened again.
             if keypad != nil {
@@ -429,7 +469,7 @@ public final class KioskApp: FrameSource {
             configSource = check.source
             configProblems = check.problems
             banner = nil
-            screenShown()
+            screenShown(.replace, leaving: leaving)
             Log.info("config generation \(generation) applied")
             return true
         } catch {

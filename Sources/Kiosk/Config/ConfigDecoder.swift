@@ -45,6 +45,7 @@ struct ConfigDecoder {
             if seconds < 0 { top.fail("idle_timeout", "expected seconds >= 0 (0 means never), got \(seconds)") }
             idle = seconds > 0 ? seconds : nil
         }
+        let transition = top.choice("transition", TransitionStyle.allCases.map(\.rawValue)).flatMap(TransitionStyle.init(rawValue:)) ?? .slide
         let status = top.string("status_file").map { resolve($0) } ?? KioskConfig.defaultStatusFile
         var metrics = top.string("metrics_file")
         if metrics == "" {
@@ -56,7 +57,7 @@ struct ConfigDecoder {
         return KioskConfig(display: display, background: background, theme: theme, input: input,
                            home: home ?? screens.first?.name ?? "", screens: screens, idleTimeout: idle,
                            statusFile: status, metricsFile: metrics.map { resolve($0) }, screenshotFile: screenshot,
-                           power: power, lock: lock)
+                           power: power, lock: lock, transition: transition)
     }
 
     func resolve(_ path: String) -> String { ConfigValues.resolve(path, against: baseDirectory) }

@@ -17,13 +17,11 @@ public struct ConfigLocation: Hashable, Sendable, CustomStringConvertible {
 
     /// `12:7: screens.main` or `screens.main` or `12:7` or nothing.
     public var description: String {
-        var parts: [String] = []
-        if let line {
-            parts.append(column.map { "\(line):\($0)" } ?? "\(line)")
-        }
-        if !keyPath.isEmpty { parts.append(keyPath.description) }
-        return parts.joined(separator: ": ")
+        ([lineAndColumn] + [keyPath.isEmpty ? nil : keyPath.description]).compactMap { $0 }.joined(separator: ": ")
     }
+
+    /// `12:7` or `12`, when the line is known.
+    var lineAndColumn: String? { line.map { line in column.map { "\(line):\($0)" } ?? "\(line)" } }
 }
 
 /// A key path such as `screens.main.items[3].command`: table keys and array indices (0-based).
@@ -91,6 +89,15 @@ public struct ConfigProblem: Hashable, Sendable, CustomStringConvertible {
     /// with `warning: ` before the message for warnings. One line: newlines in messages are escaped.
     public var description: String {
         located(severity == .warning ? "warning: " + message : message)
+    }
+
+    /// `message — kiosk.toml:12:7, screens.main.items[3].command`: what is wrong before where, for
+    /// a banner, whose end may not fit on a narrow panel. One line, as `description`.
+    public var messageFirst: String {
+        var place = file
+        if let position = location.lineAndColumn { place += ":" + position }
+        if !location.keyPath.isEmpty { place += ", " + location.keyPath.description }
+        return message.replacingNewlines() + " — " + place
     }
 
     /// `kiosk.toml:12:7: screens.main: message` without the severity: for a log line, whose level

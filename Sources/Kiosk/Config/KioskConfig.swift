@@ -17,6 +17,8 @@ public struct KioskConfig: Sendable, Equatable {
     public var screens: [ScreenConfig]
     /// Seconds without input after which the kiosk returns to `home`; nil means never.
     public var idleTimeout: Double?
+    /// How screens give way to one another (`transition`): navigation, so beside `home`, not a look of `[theme]`.
+    public var transition: TransitionStyle
     /// JSON status for monitoring, rewritten atomically on every change.
     public var statusFile: String
     /// Prometheus metrics (node_exporter's textfile collector), rewritten atomically at most once a
@@ -34,7 +36,7 @@ public struct KioskConfig: Sendable, Equatable {
                 screens: [ScreenConfig], idleTimeout: Double? = nil,
                 statusFile: String = KioskConfig.defaultStatusFile, metricsFile: String? = nil,
                 screenshotFile: String = KioskConfig.defaultScreenshotFile, power: PowerConfig = PowerConfig(),
-                lock: LockConfig = LockConfig()) {
+                lock: LockConfig = LockConfig(), transition: TransitionStyle = .slide) {
         self.display = display
         self.background = background
         self.theme = theme
@@ -42,6 +44,7 @@ public struct KioskConfig: Sendable, Equatable {
         self.home = home
         self.screens = screens
         self.idleTimeout = idleTimeout
+        self.transition = transition
         self.statusFile = statusFile
         self.metricsFile = metricsFile
         self.screenshotFile = screenshotFile

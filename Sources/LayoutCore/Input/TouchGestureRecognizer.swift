@@ -28,8 +28,10 @@ public enum Gesture: Hashable, Sendable {
 
 /// Turns a stream of touches into taps and drags for one finger at a time.
 ///
-/// The first finger down owns the gesture; other fingers are ignored rather than making the
-/// content jump, and after the owner lifts nothing new starts until every finger is up.
+/// The first finger down owns the gesture. A second finger (or a palm, which reports as several)
+/// landing before the owner drags cancels the press: two fingers on an item never choose it,
+/// whichever lifts first. Once the owner drags, other fingers are ignored rather than making the
+/// content jump. After a cancel, or after the owner lifts, nothing new starts until every finger is up.
 public struct TouchGestureRecognizer: Sendable {
     /// How far (pixels) a finger may wander and still tap.
     public var slop: Double
@@ -56,6 +58,11 @@ public struct TouchGestureRecognizer: Sendable {
         switch event {
         case .down(let slot, let p, let t):
             fingersDown.insert(slot)
+            if let held = owner, held != slot, !dragging {
+                owner = nil
+                waitingForAllUp = true
+                return [.cancelled(time: t)]
+            }
             guard owner == nil, !waitingForAllUp, p.isFinite else { return [] }
             owner = slot
             start = p

@@ -1,6 +1,6 @@
 """Touch taps and drags, wheel detents (one by one, in a burst, in partial steps), keys, a
 REL_DIAL dial and its button, and a replugged wheel all move the menu by exactly the right
-number of items."""
+number of items; two fingers landing together move nothing."""
 import re
 
 
@@ -13,7 +13,7 @@ def check(r):
     r.expect(re.search(r"input device removed: kiosk-e2e wheel wh", err), "the wheel's unplug was not noticed")
     selections = [int(n) for n in re.findall(r"selected item (\d+)", err)]
     drags = [int(n) for n in re.findall(r"moving (-?\d+) items", err)]
-    r.require(len(drags) >= 3, f"expected three drag releases, saw {drags}:\n{err}")
+    r.require(len(drags) >= 2, f"expected two drag releases, saw {drags}:\n{err}")
     slow, flick = drags[0], drags[1]
     r.expect(slow == 2, f"a slow drag of two rows moved {slow} items")
     r.expect(flick >= 2 + 3, f"a flick of two rows moved only {flick} items: no momentum")
@@ -31,5 +31,7 @@ def check(r):
                                                      for i, (n, p) in enumerate(expected)))
     r.expect(f"activated item {expected[9][1]}" in err, f"the dial's button did not activate item {expected[9][1]}")
     r.expect("tap on item 2" in err, "the tap did not hit item 2")
-    r.expect(len(drags) == 3 and 1 <= drags[2] <= 2,
-             f"the two-finger drag (first finger 120 px = 1.4 rows) did not move the menu like one finger: {drags}")
+    # A second finger landing before the first drags cancels the press (a palm, two people):
+    # the two-finger drag moves nothing and releases nothing.
+    r.expect(len(drags) == 2, f"the two-finger drag moved the menu: {drags}")
+    r.expect(err.count("activated item") == 1, "something besides the dial's button activated an item")

@@ -25,6 +25,6 @@ step del wh                            # the wheel unplugged ...
 step add wheel wh                      # ... and plugged in again
 sleep 2
 step wheel wh -1                       # still works: 1 on
-step two ts 300 300 700 500 0 -120 600 12   # two fingers: the first drives, the second is ignored
+step two ts 300 300 700 500 0 -120 600 12   # two fingers landing together: the press is cancelled, nothing moves
 e2e_stop kiosk TERM 20
 e2e_uinput_stop
