@@ -1,5 +1,6 @@
-"""The Debian package on a device: dpkg -i (enabled, menu at boot), an upgrade while it runs
-(restarted: new PID; the locally edited conffile kept), dpkg --purge (nothing left)."""
+"""The Debian package on a device: dpkg -i (enabled, menu at boot, the backlight's udev rule, no
+drop-in without a backlight), an upgrade while it runs (restarted: new PID; the locally edited
+conffile kept), dpkg --purge (nothing left)."""
 import json
 
 from e2e import kiosk
@@ -21,6 +22,11 @@ def check(r):
     r.expect(r.text("which-kiosk.txt").strip() == "/usr/bin/kiosk", f"kiosk on PATH: {r.text('which-kiosk.txt')}")
     r.expect("kiosk.1.gz" in r.text("man-w.txt") and "kiosk.toml.5.gz" in r.text("man-w.txt"),
              f"the man pages are not installed: {r.text('man-w.txt')}")
+    r.expect("cannot access" not in r.text("backlight-files.txt"),
+             f"the backlight's udev rule, tool or man page is not installed: {r.text('backlight-files.txt')}")
+    r.expect(not r.text("backlight-devices.txt").strip(), f"the VM has a backlight: {r.text('backlight-devices.txt')}")
+    r.expect("backlight.conf" not in r.text("dropin-installed.txt"),
+             f"the postinst wrote a backlight drop-in with no backlight device: {r.text('dropin-installed.txt')}")
 
     r.require(r.exists("status-boot.json"), "no status file at boot")
     boot = json.loads(r.text("status-boot.json"))
@@ -54,5 +60,6 @@ def check(r):
     r.expect("LoadState=not-found" in unit and "ActiveState=inactive" in unit, f"the unit after the purge: {unit}")
     r.expect("kiosk.service" not in r.text("unit-links-purged.txt"), f"unit links or helper state left:\n{r.text('unit-links-purged.txt')}")
     r.expect(not r.text("kiosk-processes.txt").strip(), f"kiosk processes after the purge: {r.text('kiosk-processes.txt')}")
-    r.expect("/etc/kiosk" not in r.text("etc-run-purged.txt").replace("cannot access '/etc/kiosk'", ""),
-             f"/etc/kiosk after the purge: {r.text('etc-run-purged.txt')}")
+    left = r.text("etc-run-purged.txt")
+    for d in ("/etc/kiosk", "/etc/systemd/system/kiosk.service.d"):
+        r.expect(d not in left.replace(f"cannot access '{d}'", ""), f"{d} after the purge: {left}")
