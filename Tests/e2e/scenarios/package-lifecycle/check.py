@@ -1,6 +1,7 @@
 """The Debian package on a device: dpkg -i (enabled, menu at boot, the backlight's udev rule, no
 drop-in without a backlight), an upgrade while it runs (restarted: new PID; the locally edited
-conffile kept), dpkg --purge (nothing left)."""
+conffile kept), dpkg-reconfigure with a stand-in backlight (its drop-in), dpkg --purge (nothing
+left, the drop-in neither)."""
 import json
 
 from e2e import kiosk
@@ -50,6 +51,9 @@ def check(r):
     kiosk.expect_same_image(r, "upgraded.png", "render-upgraded.png")
     r.expect(r.png("upgraded.png").diff(r.png("boot.png"))[0] > 0, "the screen after the upgrade does not show the edited title")
 
+    r.expect_rc("reconfigure", 0)
+    r.expect("ReadWritePaths=-/sys/class/backlight/e2e_backlight/brightness" in r.lines("dropin-reconfigured.txt"),
+             f"dpkg-reconfigure with a backlight wrote no drop-in for it: {r.text('dropin-reconfigured.txt')}")
     r.expect_rc("purge", 0)
     r.expect("not-installed" in r.text("purged-status.txt") or "no packages found" in r.text("purged-status.txt"),
              f"kiosk still known to dpkg after the purge: {r.text('purged-status.txt')}")
