@@ -1,5 +1,7 @@
-"""The Debian package on a device: dpkg -i (enabled, menu at boot), an upgrade while it runs
-(restarted: new PID; the locally edited conffile kept), dpkg --purge (nothing left)."""
+"""The Debian package on a device: dpkg -i (enabled, menu at boot, the backlight's udev rule, no
+drop-in without a backlight), an upgrade while it runs (restarted: new PID; the locally edited
+conffile kept), dpkg-reconfigure with a stand-in backlight (its drop-in), dpkg --purge (nothing
+left, the drop-in neither)."""
 import json
 
 from e2e import kiosk
@@ -21,6 +23,11 @@ def check(r):
     r.expect(r.text("which-kiosk.txt").strip() == "/usr/bin/kiosk", f"kiosk on PATH: {r.text('which-kiosk.txt')}")
     r.expect("kiosk.1.gz" in r.text("man-w.txt") and "kiosk.toml.5.gz" in r.text("man-w.txt"),
              f"the man pages are not installed: {r.text('man-w.txt')}")
+    r.expect("cannot access" not in r.text("backlight-files.txt"),
+             f"the backlight's udev rule, tool or man page is not installed: {r.text('backlight-files.txt')}")
+    r.expect(not r.text("backlight-devices.txt").strip(), f"the VM has a backlight: {r.text('backlight-devices.txt')}")
+    r.expect("backlight.conf" not in r.text("dropin-installed.txt"),
+             f"the postinst wrote a backlight drop-in with no backlight device: {r.text('dropin-installed.txt')}")
 
     r.require(r.exists("status-boot.json"), "no status file at boot")
     boot = json.loads(r.text("status-boot.json"))
@@ -44,6 +51,9 @@ def check(r):
     kiosk.expect_same_image(r, "upgraded.png", "render-upgraded.png")
     r.expect(r.png("upgraded.png").diff(r.png("boot.png"))[0] > 0, "the screen after the upgrade does not show the edited title")
 
+    r.expect_rc("reconfigure", 0)
+    r.expect("ReadWritePaths=-/sys/class/backlight/e2e_backlight/brightness" in r.lines("dropin-reconfigured.txt"),
+             f"dpkg-reconfigure with a backlight wrote no drop-in for it: {r.text('dropin-reconfigured.txt')}")
     r.expect_rc("purge", 0)
     r.expect("not-installed" in r.text("purged-status.txt") or "no packages found" in r.text("purged-status.txt"),
              f"kiosk still known to dpkg after the purge: {r.text('purged-status.txt')}")
@@ -54,5 +64,6 @@ def check(r):
     r.expect("LoadState=not-found" in unit and "ActiveState=inactive" in unit, f"the unit after the purge: {unit}")
     r.expect("kiosk.service" not in r.text("unit-links-purged.txt"), f"unit links or helper state left:\n{r.text('unit-links-purged.txt')}")
     r.expect(not r.text("kiosk-processes.txt").strip(), f"kiosk processes after the purge: {r.text('kiosk-processes.txt')}")
-    r.expect("/etc/kiosk" not in r.text("etc-run-purged.txt").replace("cannot access '/etc/kiosk'", ""),
-             f"/etc/kiosk after the purge: {r.text('etc-run-purged.txt')}")
+    left = r.text("etc-run-purged.txt")
+    for d in ("/etc/kiosk", "/etc/systemd/system/kiosk.service.d"):
+        r.expect(d not in left.replace(f"cannot access '{d}'", ""), f"{d} after the purge: {left}")

@@ -2,9 +2,11 @@
 # e2e-timeout: 480
 # e2e-needs: kiosk-old.deb kiosk-new.deb
 # The Debian package's life on a device, with dpkg and no network (the image has its Depends):
-# installed, enabled, the menu up at boot; upgraded to a newer build with the service running
-# and the config edited locally: the kiosk is restarted (new PID) and the edit kept; purged:
-# nothing of the package left, no user, no unit, no kiosk running. scripts/test builds both
+# installed, enabled, the menu up at boot, the backlight's udev rule in place and (no backlight
+# on vkms) no sandbox drop-in; upgraded to a newer build with the service running
+# and the config edited locally: the kiosk is restarted (new PID) and the edit kept;
+# dpkg-reconfigure with a stand-in backlight: its drop-in; purged: nothing of the package left,
+# no user, no unit, no drop-in, no kiosk running. scripts/test builds both
 # packages (packaging/build-deb, two versions of one binary) and passes them with --payload.
 . /scenario/service.sh
 old=/usr/local/bin/kiosk-old.deb new=/usr/local/bin/kiosk-new.deb
@@ -20,6 +22,12 @@ systemctl is-active kiosk.service > active-after-install.txt 2>&1
 id kiosk > user.txt 2>&1
 command -v kiosk > which-kiosk.txt 2>&1
 ls /usr/share/man/man1/kiosk.1.gz /usr/share/man/man5/kiosk.toml.5.gz > man-w.txt 2>&1  # no man-db in the image
+# Backlight: the udev rule and the tool are installed; vkms has no backlight, so the postinst
+# wrote no drop-in.
+ls /usr/lib/udev/rules.d/70-kiosk-backlight.rules /usr/sbin/kiosk-backlight-access \
+    /usr/share/man/man8/kiosk-backlight-access.8.gz > backlight-files.txt 2>&1
+ls -A /sys/class/backlight > backlight-devices.txt 2>&1
+ls -A /etc/systemd/system/kiosk.service.d > dropin-installed.txt 2>&1
 
 # Boot: multi-user.target pulls the enabled unit in; the menu is on screen.
 service_boot || e2e_log "kiosk.service did not become active"
@@ -54,6 +62,14 @@ ls /etc/kiosk > etc-kiosk-upgraded.txt 2>&1
 shot upgraded
 e2e_run render-upgraded kiosk render /etc/kiosk/kiosk.toml --size 1024x768 --out /results/render-upgraded.png
 
+# A backlight as the postinst would see one (vkms has none): a sysfs-shaped tmpfs over
+# /sys/class/backlight; `dpkg-reconfigure kiosk` runs the postinst, whose kiosk-backlight-access
+# names it in the drop-in; the purge below takes the drop-in away.
+mount -t tmpfs e2e-backlight /sys/class/backlight && mkdir /sys/class/backlight/e2e_backlight &&
+    echo 100 > /sys/class/backlight/e2e_backlight/brightness
+e2e_run reconfigure env DEBIAN_FRONTEND=noninteractive timeout 120 dpkg-reconfigure kiosk < /dev/null
+cat /etc/systemd/system/kiosk.service.d/backlight.conf > dropin-reconfigured.txt 2>&1
+
 # Purge: every path of the package gone but the directories other packages own too, and the
 # merged-/usr links (/lib -> usr/lib) that no package owns.
 dpkg -L kiosk > package-files.txt
@@ -70,5 +86,6 @@ systemctl show -p LoadState -p ActiveState kiosk.service > unit-purged.txt 2>&1
 ls /etc/systemd/system/multi-user.target.wants/ /var/lib/systemd/deb-systemd-helper-enabled/ \
     /var/lib/systemd/deb-systemd-helper-masked/ > unit-links-purged.txt 2>&1
 for p in /proc/[0-9]*; do [ "$(cat "$p/comm" 2>/dev/null)" = kiosk ] && echo "${p#/proc/}"; done > kiosk-processes.txt
-ls -d /etc/kiosk /run/kiosk > etc-run-purged.txt 2>&1
+ls -d /etc/kiosk /run/kiosk /etc/systemd/system/kiosk.service.d > etc-run-purged.txt 2>&1
+umount /sys/class/backlight
 service_journal -u kiosk.service

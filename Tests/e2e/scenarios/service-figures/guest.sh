@@ -10,9 +10,9 @@
 . /scenario/service.sh
 
 service_install
-# The backlight opening scripts/install writes on a device with a backlight (vkms has none): the
-# exposure is measured with it. And the mechanism itself, on a sysfs file that exists here: a
-# ReadWritePaths= naming a /sys/class link makes the device's file writable under
+# The backlight opening kiosk-backlight-access writes on a device with a backlight (vkms has
+# none): the exposure is measured with it. And the mechanism itself, on a sysfs file that exists
+# here: a ReadWritePaths= naming a /sys/class link makes the device's file writable under
 # ProtectKernelTunables=, which leaves it read-only without it.
 mkdir -p /etc/systemd/system/kiosk.service.d
 printf '[Service]\nReadWritePaths=-/sys/class/backlight/e2e_backlight/brightness\n' > /etc/systemd/system/kiosk.service.d/backlight.conf

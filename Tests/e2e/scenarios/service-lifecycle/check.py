@@ -69,5 +69,7 @@ def check(r):
     r.expect("cannot access '/usr/local/bin/kiosk'" in after and "cannot access '/usr/local/lib/systemd/system/kiosk.service'" in after,
              f"uninstall left the binary or the unit:\n{after}")
     r.expect("cannot access '/etc/polkit-1/rules.d/50-kiosk.rules'" in after, f"uninstall left the polkit rule:\n{after}")
+    r.expect("cannot access '/usr/local/sbin/kiosk-backlight-access'" in after and "cannot access '/usr/local/sbin/kiosk-lockdown'" in after,
+             f"uninstall left its tools:\n{after}")
     r.expect("no user kiosk" in after, f"uninstall left the user:\n{after}")
     r.expect("\n/etc/kiosk/kiosk.toml\n" in "\n" + after, f"uninstall removed the config:\n{after}")

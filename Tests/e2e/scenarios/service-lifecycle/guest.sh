@@ -80,5 +80,6 @@ journalctl -b --no-pager -u kiosk.service -o json --output-fields=PRIORITY,MESSA
 # Uninstall: service gone, user gone, config kept.
 umount /etc/kiosk/kiosk.toml
 e2e_run uninstall /scenario/scripts/uninstall
-{ ls /usr/local/bin/kiosk /usr/local/lib/systemd/system/kiosk.service /etc/polkit-1/rules.d/50-kiosk.rules /etc/kiosk/kiosk.toml 2>&1
+{ ls /usr/local/bin/kiosk /usr/local/lib/systemd/system/kiosk.service /etc/polkit-1/rules.d/50-kiosk.rules /etc/kiosk/kiosk.toml \
+    /usr/local/sbin/kiosk-backlight-access /usr/local/sbin/kiosk-lockdown 2>&1
   systemctl is-enabled kiosk.service 2>&1; getent passwd kiosk || echo "no user kiosk"; } > after-uninstall.txt
