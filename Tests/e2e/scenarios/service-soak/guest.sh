@@ -76,6 +76,10 @@ while [ $i -le 50 ]; do
     i=$((i + 1))
 done
 echo "$woke" > power-cycles-woken.txt
+# The keyboard unplugged again, so that the fds compare with the start.
+node=$(e2e_event_node "kiosk-e2e keys kb")
+ui del kb
+e2e_wait_for 15 sh -c "! ls -l /proc/$pid/fd | grep -q ' $node\$'" || e2e_log "the kiosk still holds $node after the unplug"
 e2e_wait_for 20 grep -q '"display_power": "off"' /run/kiosk/status.json
 sleep 2
 record after-50-power-cycles
