@@ -76,3 +76,23 @@ public struct GoldenImages: Sendable {
         return "\(differing) pixels differ by more than \(tolerance) per channel (worst \(worst), first at \(first.x),\(first.y))"
     }
 }
+
+/// The largest difference of any red, green or blue channel between two buffers of one size, and
+/// how many pixels differ at all: how far a fast path is from its plain twin.
+public func channelDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> (worst: UInt32, pixels: Int) {
+    precondition(a.width == b.width && a.height == b.height)
+    var worst: UInt32 = 0, pixels = 0
+    for y in 0..<a.height {
+        for x in 0..<a.width {
+            let p = a[x, y]!, q = b[x, y]!
+            var d: UInt32 = 0
+            for shift: UInt32 in [0, 8, 16] {
+                let u = (p >> shift) & 0xFF, v = (q >> shift) & 0xFF
+                d = max(d, u > v ? u - v : v - u)
+            }
+            worst = max(worst, d)
+            if d > 0 { pixels += 1 }
+        }
+    }
+    return (worst, pixels)
+}
