@@ -126,12 +126,15 @@ final class LabelImage {
               let scratch = try? PixelBuffer(width: w, height: h, format: .argb8888Premultiplied) else { return nil }
         let oy = 2 * margin
         Canvas(scratch).draw(line, font: font, size: size, at: Point(x: Double(margin) + fx, y: Double(oy) + fy), color: .white)
+        var alpha = [UInt8](repeating: 0, count: w * h)
         var minX = w, maxX = -1, minY = h, maxY = -1
-        for row in 0..<h {
-            for col in 0..<w where scratch[col, row]! >> 24 != 0 {
+        _ = scratch.withRows { row, pixels -> Void? in
+            for col in 0..<w where pixels[col] >> 24 != 0 {
+                alpha[row * w + col] = UInt8(truncatingIfNeeded: pixels[col] >> 24)
                 minX = Swift.min(minX, col); maxX = Swift.max(maxX, col)
                 minY = Swift.min(minY, row); maxY = Swift.max(maxY, row)
             }
+            return nil
         }
         var offsets: [Int32] = line.glyphs.map { Int32(Int((fx + $0.x).rounded())) }
         offsets += line.glyphs.map { Int32(Int((fy + $0.y).rounded())) }
@@ -142,7 +145,7 @@ final class LabelImage {
         guard cw * ch <= LabelCache.maximumPixels else { return nil }
         var coverage = [UInt8](repeating: 0, count: cw * ch)
         for row in 0..<ch {
-            for col in 0..<cw { coverage[row * cw + col] = UInt8(truncatingIfNeeded: scratch[minX + col, minY + row]! >> 24) }
+            for col in 0..<cw { coverage[row * cw + col] = alpha[(minY + row) * w + minX + col] }
         }
         return LabelImage(line: line, coverage: coverage, width: cw, height: ch, left: minX - margin, top: minY - oy, offsets: offsets)
     }
