@@ -157,6 +157,9 @@ func runS1Frames(_ args: [String]) {
             if args[1] == "a" { scene.render(on: canvas) } else { stepper.step(i) }
         }
         blackHole(frame)
+        if let plates = scene.plates, let labels = scene.labelCache {
+            print("recorded: \(plates.recordedCount) plates (\(plates.byteCount) bytes held), \(labels.recordedCount) labels (\(labels.byteCount) bytes held)")
+        }
     } catch {
         print("kiosk-bench: \(error)")
         exit(1)
