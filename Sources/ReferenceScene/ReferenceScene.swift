@@ -13,13 +13,16 @@ public final class ReferenceScene {
     public let font: Font
     /// The rows' labels, row `i` showing `labels[i % labels.count]`; nil (the default): `Item i`.
     public let labels: [String]?
+    /// The menu's plates and labels, recorded once and replayed (nil: drawn plainly every frame).
+    public let plates: PlateCache?
+    public let labelCache: LabelCache?
 
     static let rowFill = Color(rgb: 0x202833)
     static let rowOpacity = 0.85
     static let outline = Color(rgb: 0x5fa8ff)
 
     public init(width: Int, height: Int, pattern: ScenePattern, fontPath: String = Font.dejaVuSansPath,
-                labels: [String]? = nil) throws(RasterError) {
+                labels: [String]? = nil, cached: Bool = true) throws(RasterError) {
         guard width > 0, height > 0 else {
             throw .invalidArgument(call: "ReferenceScene.init", message: "size \(width)x\(height) must be positive")
         }
@@ -30,6 +33,8 @@ public final class ReferenceScene {
         tile = try .named(pattern, cell: cell)
         font = try Font(path: fontPath)
         self.labels = labels?.isEmpty == false ? labels : nil
+        plates = cached ? PlateCache() : nil
+        labelCache = cached ? LabelCache(font: font) : nil
     }
 
     /// A new XRGB8888 frame of the scene's size (stride = width * 4).
@@ -63,13 +68,14 @@ public final class ReferenceScene {
         let metrics = font.lineMetrics(size: textSize)
         for i in 0..<9 {
             guard let r = rowRect(i, offset: offset) else { continue }
-            canvas.fill(r, radii: CornerRadii(all: r.height / 4), color: Self.rowFill, opacity: Self.rowOpacity)
-            if i == 4 { canvas.stroke(r, radii: CornerRadii(all: r.height / 4), width: 2, color: Self.outline) }
+            let plate = RoundedRect(rect: r, radius: r.height / 4)
+            canvas.fill(plate, color: Self.rowFill, opacity: Self.rowOpacity, cache: plates)
+            if i == 4 { canvas.stroke(plate, width: 2, color: Self.outline, cache: plates) }
             let padding = 0.1 * r.width
             let baseline = r.midY + (metrics.ascent - metrics.descent) / 2
             let label = labels.map { $0[i % $0.count] } ?? "Item \(i)"
             canvas.drawText(label, font: font, size: textSize, at: Point(x: r.minX + padding, y: baseline),
-                            color: .white, maxWidth: r.width - 2 * padding)
+                            color: .white, maxWidth: r.width - 2 * padding, cache: labelCache)
         }
     }
 

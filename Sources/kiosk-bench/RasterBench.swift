@@ -27,7 +27,8 @@ func runRasterBenchmarks() {
     print("# the ratio is to the median of \(rasterFrames) frame memcpys measured just before the case")
     print("# a = full frame, b = background only, c = scroll step as the kiosk does it: the damaged rectangles")
     print("# (rows at the old and new offset, merged by DamageRegion) restored from the cached background, then the menu;")
-    print("# c-full = the same step restoring the whole background first")
+    print("# c-full = the same step restoring the whole background first; c-fresh = (c) at offsets that do not repeat")
+    print("# (0.173 px apart), so that plates and labels are seldom at a place the caches have seen")
     print("# transition <push|fade> <W>x<H> <mid|first> <median-ms> <ratio-to-memcpy>: a kiosk frame half way through opening a")
     print("# screen; first = a transition's first frame (opening or leaving the screen, both pictures drawn), median of 60")
     for (w, h) in [(800, 480), (1920, 1080)] {
@@ -88,6 +89,9 @@ func benchmarkSize(width: Int, height: Int, pngDirectory: String?) throws {
         line("b") { _ in scene.drawBackground(on: canvas) }
         let stepper = ScrollStepper(scene, frame: frame, shadow: shadow)
         line("c") { i in stepper.step(i) }
+        let fresh = ScrollStepper(scene, frame: frame, shadow: shadow)
+        fresh.offsetOfStep = { Double($0) * 0.173 }
+        line("c-fresh") { i in fresh.step(i) }
         line("c-full") { i in
             frame.copyRows(from: shadow, rect: frame.bounds)
             scene.drawMenu(on: canvas, offset: Double(i % 16) * 0.5)
@@ -181,5 +185,35 @@ func benchmarkTransitions(width: Int, height: Int, memcpyMs: () -> Double) throw
         }
         print("transition \(kind) \(width)x\(height) first \(fixed3(firstMs)) \(fixed3(firstMs / memcpyMs()))")
         blackHole(frame)
+    }
+}
+
+/// `kiosk-bench --s1-frames WxH a|c|c-fresh N [plain]`: draws N frames of scene S1 (checker) and
+/// nothing else, for `valgrind --tool=callgrind`: the instructions of one frame are the difference
+/// of two such runs divided by the difference of their N. `plain` draws without the plate and label
+/// caches (the drawing before them).
+func runS1Frames(_ args: [String]) {
+    let size = args.first?.split(separator: "x").compactMap { Int($0) } ?? []
+    guard args.count >= 3, size.count == 2, let n = Int(args[2]), ["a", "c", "c-fresh"].contains(args[1]) else {
+        print("usage: kiosk-bench --s1-frames WxH a|c|c-fresh N [plain]")
+        exit(2)
+    }
+    do {
+        let scene = try ReferenceScene(width: size[0], height: size[1], pattern: .checker, cached: !args.dropFirst(3).contains("plain"))
+        let frame = try scene.makeFrame(), shadow = try scene.makeFrame()
+        scene.drawBackground(on: Canvas(shadow))
+        let canvas = Canvas(frame)
+        let stepper = ScrollStepper(scene, frame: frame, shadow: shadow)
+        if args[1] == "c-fresh" { stepper.offsetOfStep = { Double($0) * 0.173 } }
+        for i in 0..<n {
+            if args[1] == "a" { scene.render(on: canvas) } else { stepper.step(i) }
+        }
+        blackHole(frame)
+        if let plates = scene.plates, let labels = scene.labelCache {
+            print("recorded: \(plates.recordedCount) plates (\(plates.byteCount) bytes held), \(labels.recordedCount) labels (\(labels.byteCount) bytes held)")
+        }
+    } catch {
+        print("kiosk-bench: \(error)")
+        exit(1)
     }
 }

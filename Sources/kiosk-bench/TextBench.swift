@@ -74,6 +74,8 @@ final class ScrollStepper {
     let canvas: Canvas
     private var damage = DamageRegion()
     private var previous = 0.0
+    /// The menu's offset at step `i`: by default 16 half-pixel steps, over and over.
+    var offsetOfStep: (Int) -> Double = { Double($0 % 16) * 0.5 }
 
     /// Draws into `frame`, restoring from `shadow` (the scene's background): both sides of a
     /// comparison share one pair, so that they see the same memory and caches (their rows are at
@@ -86,7 +88,7 @@ final class ScrollStepper {
     }
 
     func step(_ i: Int) {
-        let offset = Double(i % 16) * 0.5
+        let offset = offsetOfStep(i)
         damage.removeAll()
         for k in 0..<9 {
             for o in [previous, offset] {

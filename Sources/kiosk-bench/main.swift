@@ -25,6 +25,11 @@ if requested.first == "--text-labels-loop" {
     runTextLabelsLoop(Array(requested.dropFirst()))
     exit(0)
 }
+// Frames of scene S1 and nothing else, for callgrind (see runS1Frames).
+if requested.first == "--s1-frames" {
+    runS1Frames(Array(requested.dropFirst()))
+    exit(0)
+}
 if let i = requested.firstIndex(of: "--png") { requested.removeSubrange(i..<min(i + 2, requested.count)) }
 if requested.contains("--help") || requested.contains("-h") {
     print("usage: kiosk-bench [\(suites.map(\.name).joined(separator: "|"))]... [--png DIR]  (all suites by default; --png writes the raster suite's frames)")

@@ -97,11 +97,12 @@ import Testing
         try goldens.expectMatches(buf, "text")
     }
 
-    /// Scene S1 (DESIGN.md §5), three patterns at both sizes. Tolerance 0.
+    /// Scene S1 (DESIGN.md §5), three patterns at both sizes, drawn plainly. Tolerance 0 (the
+    /// cached drawing is held to the plain one by DrawingCacheTests).
     @Test(arguments: [(800, 480), (1920, 1080)])
     func sceneS1(width: Int, height: Int) throws {
         for pattern in ScenePattern.allCases {
-            let scene = try ReferenceScene(width: width, height: height, pattern: pattern)
+            let scene = try ReferenceScene(width: width, height: height, pattern: pattern, cached: false)
             let frame = try scene.makeFrame()
             scene.render(on: Canvas(frame))
             try goldens.expectMatches(frame, "s1-\(pattern.rawValue)-\(width)x\(height)")

@@ -59,12 +59,7 @@ public struct GoldenImages: Sendable {
         var first: (x: Int, y: Int)?
         for y in 0..<actual.height {
             for x in 0..<actual.width {
-                let a = actual[x, y]!, b = expected[x, y]!
-                var d: UInt32 = 0
-                for shift: UInt32 in [0, 8, 16] {
-                    let ca = (a >> shift) & 0xFF, cb = (b >> shift) & 0xFF
-                    d = max(d, ca > cb ? ca - cb : cb - ca)
-                }
+                let d = channelDifference(actual[x, y]!, expected[x, y]!)
                 worst = max(worst, d)
                 if d > tolerance {
                     differing += 1
@@ -75,4 +70,29 @@ public struct GoldenImages: Sendable {
         guard let first else { return nil }
         return "\(differing) pixels differ by more than \(tolerance) per channel (worst \(worst), first at \(first.x),\(first.y))"
     }
+}
+
+/// The largest difference of any red, green or blue channel between two buffers of one size, and
+/// how many pixels differ at all: how far a fast path is from its plain twin.
+public func channelDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> (worst: UInt32, pixels: Int) {
+    precondition(a.width == b.width && a.height == b.height)
+    var worst: UInt32 = 0, pixels = 0
+    for y in 0..<a.height {
+        for x in 0..<a.width {
+            let d = channelDifference(a[x, y]!, b[x, y]!)
+            worst = max(worst, d)
+            if d > 0 { pixels += 1 }
+        }
+    }
+    return (worst, pixels)
+}
+
+/// The largest difference of the red, green and blue channels of two pixels.
+func channelDifference(_ p: UInt32, _ q: UInt32) -> UInt32 {
+    var d: UInt32 = 0
+    for shift: UInt32 in [0, 8, 16] {
+        let u = (p >> shift) & 0xFF, v = (q >> shift) & 0xFF
+        d = max(d, u > v ? u - v : v - u)
+    }
+    return d
 }

@@ -66,12 +66,12 @@ public struct DialShape: MenuShape {
         let pressed = controller.motion.pressed
         for item in layout.visibleItems(at: offset, domain: controller.scroller.domain, count: controller.count) {
             let frame = Rect(center: item.center, size: g.itemSize)
-            let pill = CornerRadii(all: frame.height / 2)
+            let pill = RoundedRect(rect: frame, radius: frame.height / 2)
             let state: PlateState = pressed == .item(item.item) ? .pressed : item.item == selected ? .selected : .normal
             let colors = theme.plateColors(state)
-            canvas.fill(frame, radii: pill, color: colors.fill, opacity: colors.opacity)
+            canvas.fill(pill, color: colors.fill, opacity: colors.opacity, cache: resources.plates)
             if state == .selected, theme.highlight != colors.fill {
-                canvas.stroke(frame, radii: pill, width: theme.highlightWidth, color: theme.highlight)
+                canvas.stroke(pill, width: theme.highlightWidth, color: theme.highlight, cache: resources.plates)
             }
             drawLabel(items[item.index], index: item.index, selected: item.item == selected, in: frame, size: labelSize,
                       color: colors.text, on: canvas, resources: resources)
@@ -111,7 +111,7 @@ public struct DialShape: MenuShape {
         }
         let metrics = font.lineMetrics(size: fitted.size)
         let baseline = frame.midY + (metrics.ascent - metrics.descent) / 2
-        canvas.drawText(fitted.text, font: font, size: fitted.size, at: Point(x: x, y: baseline), color: color)
+        canvas.drawText(fitted.text, font: font, size: fitted.size, at: Point(x: x, y: baseline), color: color, cache: resources.labels)
         resources.layoutReport?.items.append(.init(index: index, label: item.label, rect: frame,
                                                    textRect: Rect(x: x, y: baseline - metrics.ascent, width: fitted.width,
                                                                   height: metrics.ascent + metrics.descent),
@@ -152,10 +152,10 @@ public struct DialShape: MenuShape {
             baseline -= size * 0.45
             let position = "\(selectedPosition) / \(controller.count)"
             canvas.drawText(position, font: resources.font, size: size * 0.7, at: Point(x: c.x, y: baseline + size * 1.2),
-                            color: colors.text, opacity: 0.8, alignment: .center)
+                            color: colors.text, opacity: 0.8, alignment: .center, cache: resources.labels)
         }
         canvas.drawText(hubLabel.text, font: resources.font, size: size, at: Point(x: c.x, y: baseline),
-                        color: colors.text, alignment: .center)
+                        color: colors.text, alignment: .center, cache: resources.labels)
     }
 
     /// 1-based position of the item at the pointer, for the hub.

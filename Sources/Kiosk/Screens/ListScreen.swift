@@ -84,7 +84,7 @@ public struct ListShape: MenuShape {
             canvas.drawText(title, font: resources.font, size: headerSize,
                             at: Point(x: rtl ? frame.maxX - rowHeight * 0.2 : frame.minX + rowHeight * 0.2, y: baseline),
                             color: theme.title, alignment: rtl ? .right : .left,
-                            maxWidth: frame.width - rowHeight * 0.4, direction: direction)
+                            maxWidth: frame.width - rowHeight * 0.4, direction: direction, cache: resources.labels)
         }
         let textSize = theme.textSize * rowHeight
         let separatorInset = rowHeight * 0.2
@@ -110,11 +110,11 @@ public struct ListShape: MenuShape {
             let colors = theme.plateColors(.selected)
             let rounded = RoundedRect(rect: plate, radius: theme.cornerRadius * plate.height,
                                       corners: layout.rows[controller.focus].position.roundedCorners)
-            canvas.fill(rounded, color: colors.fill, opacity: colors.opacity)
+            canvas.fill(rounded, color: colors.fill, opacity: colors.opacity, cache: resources.plates)
             if theme.highlight != colors.fill {
                 let inset = theme.highlightWidth / 2
                 canvas.stroke(RoundedRect(rect: plate.insetBy(dx: inset, dy: inset), radius: rounded.radius - inset, corners: rounded.corners),
-                              width: theme.highlightWidth, color: theme.highlight)
+                              width: theme.highlightWidth, color: theme.highlight, cache: resources.plates)
             }
             canvas.withClip(PixelRect(covering: plate)) {
                 for i in visible where i != pressedRow {

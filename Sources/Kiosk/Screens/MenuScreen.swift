@@ -60,12 +60,19 @@ public final class ScreenResources {
     /// Set while a screen is made and drawn for `kiosk render --layout` or `check-config --size`:
     /// the drawing code reports into it what it laid out.
     public var layoutReport: LayoutReport?
+    /// Plates and labels recorded once and replayed on later frames (nil: drawn plainly, the
+    /// reference the tests compare with). Bounded (`PlateCache.defaultByteLimit` and
+    /// `LabelCache.defaultByteLimit`, 2 MiB each); a reload or a new panel size makes new
+    /// resources, which drops them.
+    public var plates: PlateCache? = PlateCache()
+    public var labels: LabelCache?
 
     public init(theme: ThemeConfig, assets: LoadedAssets, width: Int, height: Int) {
         self.theme = theme
         self.assets = assets
         self.width = width
         self.height = height
+        labels = LabelCache(font: assets.font)
     }
 
     public var font: Font { assets.font }
@@ -146,9 +153,10 @@ public final class ScreenResources {
         let colors = theme.plateColors(state)
         let outlined = state == .selected && theme.highlight != colors.fill
         if transform.isIdentity {
-            canvas.fill(rounded, color: colors.fill, opacity: colors.opacity)
-            if outlined { canvas.stroke(rounded, width: theme.highlightWidth, color: theme.highlight) }
+            canvas.fill(rounded, color: colors.fill, opacity: colors.opacity, cache: plates)
+            if outlined { canvas.stroke(rounded, width: theme.highlightWidth, color: theme.highlight, cache: plates) }
         } else {
+            // Turned plates are drawn plainly: a recording holds one orientation.
             let shape = Path.roundedRect(rounded)
             canvas.fill(shape, color: colors.fill, opacity: colors.opacity, transform: transform)
             if outlined { canvas.stroke(shape, width: theme.highlightWidth, color: theme.highlight, transform: transform) }
@@ -205,7 +213,7 @@ public final class ScreenResources {
         let start = Point(x: rtl ? near - fitted.width : near, y: baseline)
         canvas.drawText(fitted.text, font: font, size: fitted.size, at: transform.apply(start), color: color,
                         rotation: transform.isIdentity ? .zero : Angle(radians: .atan2(y: transform.b, x: transform.a)),
-                        direction: direction)
+                        direction: direction, cache: labels)
         return (fitted, start)
     }
 
@@ -224,7 +232,7 @@ public final class ScreenResources {
             baseline = top + side + padding + metrics.ascent
         }
         let start = Point(x: r.midX - fitted.width / 2, y: baseline)
-        canvas.drawText(fitted.text, font: font, size: fitted.size, at: start, color: color)
+        canvas.drawText(fitted.text, font: font, size: fitted.size, at: start, color: color, cache: labels)
         return (fitted, start)
     }
 }
