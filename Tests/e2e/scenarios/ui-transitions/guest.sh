@@ -22,14 +22,20 @@ e2e_wait_for 60 grep -q '"screen": "main"' /run/kiosk/status.json || e2e_log "no
 e2e_alive kiosk || { e2e_log "the kiosk is not running"; e2e_wait_exit kiosk 1; e2e_uinput_stop; exit 0; }
 sleep 3
 { getconf CLK_TCK 2>/dev/null || echo 100; } > clk-tck.txt
+# Where "Drinks" (the selected row) is, as the kiosk lays it out (the touch device's range is the
+# screen's, so its units are pixels).
+kiosk render /etc/kiosk/kiosk.toml --layout /results/layout.json --size 800x600 > /dev/null
+set -- $(grep '"label": "Drinks"' /results/layout.json | head -n 1 | sed 's/.*"rect": \[\([^]]*\)\].*/\1/' | tr -d ',')
+dx=$(awk "BEGIN { print int($1 + $3 / 2) }"); dy=$(awk "BEGIN { print int($2 + $4 / 2) }")
+e2e_log "ui: \"Drinks\" at $dx,$dy"
 
-# Two fingers landing on "Drinks" (the selected row, centred at 535,300), lifted together: nothing opens.
-ui two ts 535 300 560 310 0 0 80 1
+# Two fingers landing on "Drinks", lifted together: nothing opens.
+ui two ts "$dx" "$dy" $((dx + 25)) $((dy + 10)) 0 0 80 1
 sleep 1
 screen > screen-after-two-fingers.txt
 
 sample before
-ui tap ts 535 300                      # push
+ui tap ts "$dx" "$dy"                  # push
 e2e_wait_for 10 sh -c '[ "$(sed -n "s/.*\"screen\": \"\([^\"]*\)\".*/\1/p" /run/kiosk/status.json)" = drinks ]'
 screen > screen-after-tap.txt
 sleep 1
