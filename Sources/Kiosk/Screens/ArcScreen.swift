@@ -50,9 +50,6 @@ public struct ArcShape: MenuShape {
         let rowsVisible = style.rowsVisible.isFinite ? Swift.min(Swift.max(1, style.rowsVisible), 1000) : 9
         var pitch = along / rowsVisible
         let iconColumn = items.contains { $0.icon != nil }
-        let font = resources.font
-        /// The widest label at `size`, in pixels.
-        func widest(at size: Double) -> Double { items.reduce(0) { Swift.max($0, font.measure($1.label, size: size)) } }
         let textScale = resources.theme.textSize
         var textSize: Double
         var thickness: Double
@@ -61,7 +58,7 @@ public struct ArcShape: MenuShape {
             textSize = textScale * pitch
             thickness = style.rowThickness * pitch
             // (+1: the room drawRow computes from the row's edges must not round below the label.)
-            let need = widest(at: textSize) + resources.rowInsets(height: thickness, width: 4 * thickness, iconColumn: iconColumn) + 1
+            let need = resources.widestLabel(of: items, size: textSize) + resources.rowInsets(height: thickness, width: 4 * thickness, iconColumn: iconColumn) + 1
             length = style.rowLength.map { $0 * across } ?? Swift.max(need, 4 * thickness)
         } else {
             // Tiles: on a panel taller than wide the band across is deep, and tiles grow into it
@@ -70,7 +67,7 @@ public struct ArcShape: MenuShape {
             pitch = Swift.max(pitch, Swift.min(across / (rowsVisible * 0.6), along / 3))
             let length0 = style.rowLength.map { $0 * across } ?? style.rowThickness * pitch * 1.3
             textSize = Swift.min(textScale * pitch, 0.17 * length0)
-            let need = widest(at: textSize) / 0.84
+            let need = resources.widestLabel(of: items, size: textSize) / 0.84
             pitch = Swift.min(Swift.max(pitch, need / Swift.max(style.rowThickness, 0.01)), along / 3)
             thickness = style.rowThickness * pitch
             length = style.rowLength.map { $0 * across } ?? Swift.max(length0, thickness * 1.3)

@@ -113,8 +113,7 @@ public struct DialShape: MenuShape {
         let baseline = frame.midY + (metrics.ascent - metrics.descent) / 2
         canvas.drawText(fitted.text, font: font, size: fitted.size, at: Point(x: x, y: baseline), color: color, cache: resources.labels)
         resources.layoutReport?.items.append(.init(index: index, label: item.label, rect: frame,
-                                                   textRect: Rect(x: x, y: baseline - metrics.ascent, width: fitted.width,
-                                                                  height: metrics.ascent + metrics.descent),
+                                                   textRect: LayoutReport.textRect(of: fitted, at: Point(x: x, y: baseline), font: font),
                                                    fontSize: fitted.size, shortened: fitted.shortened, selected: selected))
     }
 

@@ -1,4 +1,5 @@
 import Geometry
+import Text
 
 /// What a screen drew at rest, as the drawing code itself reports it: the title and each item's
 /// plate, the text inside it, its size and whether it was shortened. `kiosk render --layout`
@@ -35,6 +36,13 @@ public final class LayoutReport {
         self.screen = screen
         self.width = width
         self.height = height
+    }
+
+    /// Where `fitted` lies when drawn with the left end of its baseline at `origin`: its width
+    /// by the line's ascent and descent.
+    static func textRect(of fitted: FittedLabel, at origin: Point, font: Font) -> Rect {
+        let m = font.lineMetrics(size: fitted.size)
+        return Rect(x: origin.x, y: origin.y - m.ascent, width: fitted.width, height: m.ascent + m.descent)
     }
 
     // MARK: What is wrong with it

@@ -36,8 +36,7 @@ public struct ListShape: MenuShape {
     /// The width a row needs for the longest label at the theme's size.
     static func rowWidthNeeded(config: ScreenConfig, resources: ScreenResources, rowHeight: Double, iconColumn: Bool) -> Double {
         let size = resources.theme.textSize * rowHeight
-        let widest = config.items.reduce(0) { max($0, resources.font.measure($1.label, size: size)) }
-        return widest + resources.rowInsets(height: rowHeight, width: 4 * rowHeight, iconColumn: iconColumn)
+        return resources.widestLabel(of: config.items, size: size) + resources.rowInsets(height: rowHeight, width: 4 * rowHeight, iconColumn: iconColumn)
     }
 
     /// The list's layout for a screen of this size: spacing in pixels at 1080 lines, scaled.

@@ -133,8 +133,7 @@ public final class ScreenResources {
             let x = rightToLeft ? end - fitted.width : start
             canvas.drawText(fitted.text, font: font, size: fitted.size, at: Point(x: x, y: baseline), color: theme.title,
                             direction: direction)
-            let m = font.lineMetrics(size: fitted.size)
-            layoutReport?.title = .init(text: title, rect: Rect(x: x, y: baseline - m.ascent, width: fitted.width, height: m.ascent + m.descent),
+            layoutReport?.title = .init(text: title, rect: LayoutReport.textRect(of: fitted, at: Point(x: x, y: baseline), font: font),
                                         shortened: fitted.shortened)
         }
     }
@@ -164,12 +163,15 @@ public final class ScreenResources {
         let text = drawRowContents(on: canvas, frame: r, label: label, icon: icon, color: colors.text, textSize: textSize,
                                    transform: transform, rightToLeft: rightToLeft, iconColumn: iconColumn, tile: tile)
         if let report = layoutReport, let index {
-            let m = font.lineMetrics(size: text.fitted.size)
             report.items.append(.init(index: index, label: label, rect: r,
-                                      textRect: Rect(x: text.origin.x, y: text.origin.y - m.ascent, width: text.fitted.width,
-                                                     height: m.ascent + m.descent),
+                                      textRect: LayoutReport.textRect(of: text.fitted, at: text.origin, font: font),
                                       fontSize: text.fitted.size, shortened: text.fitted.shortened, selected: selected ?? (state == .selected)))
         }
+    }
+
+    /// The widest of `items`' labels at `size`, in pixels: what arc rows and list columns are sized from.
+    func widestLabel(of items: [MenuItem], size: Double) -> Double {
+        items.reduce(0) { max($0, font.measure($1.label, size: size)) }
     }
 
     /// What a landscape row keeps free beside its label: the padding at both ends and, with
