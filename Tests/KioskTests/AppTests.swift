@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import Glibc
 import Kiosk
 import Raster
@@ -317,6 +318,45 @@ import Testing
         sandbox.replace(valid)
         #expect(app.apply(checker.check(), now: now))
         #expect(app.generation == 3 && app.configValid && app.bannerText == nil)
+    }
+
+    /// A config applied while a finger drags the menu: the finger goes on moving the new menu and
+    /// its release settles it on an item (the drag was lost before: the menu stayed off its stops).
+    @Test func aReloadMidDragKeepsTheDrag() throws {
+        let sandbox = Sandbox()
+        let (app, checker) = try Self.makeApp(sandbox)
+        let frame = try PixelBuffer(width: 800, height: 480)
+        var now = 0.0
+        Self.run(app, frame, from: &now, seconds: 0.1)
+        let start = app.currentScreen.position
+        // The arc hugs the right edge: a finger on its rows, moving up, scrolls it on.
+        var p = Point(x: 700, y: 300)
+        app.handle(.gesture(.pressed(at: p, time: now)), now: now)
+        app.handle(.gesture(.dragBegan(from: p, time: now)), now: now)
+        for _ in 0..<5 {
+            now += 1.0 / 60
+            p.y -= 12
+            app.handle(.gesture(.dragMoved(to: p, delta: Point(x: 0, y: -12), time: now)), now: now)
+            _ = app.advance(now: now)
+        }
+        let beforeReload = app.currentScreen.position
+        #expect(beforeReload != start, "the drag did not move the menu")
+        sandbox.replace(Sandbox.config(dir: sandbox.dir, mainTitle: "Renamed"))
+        #expect(app.apply(checker.check(), now: now))
+        #expect(app.currentScreen.config.title == "Renamed")
+        #expect(app.currentScreen.position == beforeReload, "the new menu did not keep the dragged position")
+        for _ in 0..<5 {
+            now += 1.0 / 60
+            p.y -= 12
+            app.handle(.gesture(.dragMoved(to: p, delta: Point(x: 0, y: -12), time: now)), now: now)
+            _ = app.advance(now: now)
+        }
+        let moved = app.currentScreen.position
+        #expect(moved != beforeReload, "the finger no longer moves the menu after the reload")
+        app.handle(.gesture(.dragEnded(at: p, time: now)), now: now)
+        Self.run(app, frame, from: &now, seconds: 3)
+        #expect(!app.currentScreen.isMoving)
+        #expect(app.currentScreen.position.isIntegral, "the release did not settle the menu: \(app.currentScreen.position)")
     }
 
     @Test func idleTimeoutReturnsHome() throws {

@@ -501,9 +501,22 @@ public final class KioskApp: FrameSource {
             newStack.append(try ScreenFactory.make(c, resources: newResources, showsBack: true))
         }
         for (i, screen) in newStack.enumerated() where i < old.count && old[i].config.name == screen.config.name {
-            screen.select(Self.keptSelection(old: old[i], new: screen))
+            Self.carryOver(from: old[i], to: screen, now: now)
         }
         return (newResources, newStack)
+    }
+
+    /// What the user had on `old` goes on on `new`: the selection and, while a finger holds the
+    /// menu (a config applied mid-drag), the finger's hold, so that its next moves drag the new
+    /// menu and its release settles it. A held menu keeps its exact position when the new one
+    /// counts positions the same way (same shape, same items).
+    static func carryOver(from old: MenuScreen, to new: MenuScreen, now: Double) {
+        if old.isHeld, type(of: old) == type(of: new), old.config.items.count == new.config.items.count {
+            new.jump(to: old.position)
+        } else {
+            new.select(keptSelection(old: old, new: new))
+        }
+        if old.isHeld { new.takeHold(now: now) }
     }
 
     /// The selected item's new index: the same label if it is still there, else the same position (clamped).
