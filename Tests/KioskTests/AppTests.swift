@@ -385,7 +385,9 @@ import Testing
         app.handle(.command(.select, count: 1), now: now)
         Self.run(app, frame, from: &now, seconds: 1)
         let path = sandbox.dir + "/status.json"
-        try app.status(extra: ["pid": .int(42), "note": .string("quote \" backslash \\ newline \n tab \t control \u{1} delete \u{7F} é")]).write(to: path)
+        var doc = KioskStatus(pid: 42, config: app.configStatus(path: nil), menu: app.menuStatus, lock: app.lockStatus)
+        doc.menu.banner = "quote \" backslash \\ newline \n tab \t control \u{1} delete \u{7F} é"
+        try writeFileAtomically(path, doc.json)
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
         let status = try #require(object)
         #expect(status["screen"] as? String == "more")
@@ -393,7 +395,7 @@ import Testing
         #expect(status["generation"] as? Int == 1)
         #expect(status["config_valid"] as? Bool == true)
         #expect(status["pid"] as? Int == 42)
-        #expect(status["note"] as? String == "quote \" backslash \\ newline \n tab \t control \u{1} delete \u{7F} é")
+        #expect(status["banner"] as? String == "quote \" backslash \\ newline \n tab \t control \u{1} delete \u{7F} é")
         #expect((status["last_action"] as? [String: String])?["action"] == "screen")
         #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
     }

@@ -21,7 +21,7 @@ public final class KioskApp: FrameSource {
     private var resources: ScreenResources
     private(set) var stack: [MenuScreen] = []
     private var banner: Banner?
-    public private(set) var lastAction: (label: String, action: String, result: String)?
+    public private(set) var lastAction: LastAction?
     /// Actions by how they ended, for `kiosk_actions_total`: `screen`, `back` and `reload` when
     /// chosen, the others when their program ends (or fails to start).
     public private(set) var actionCounts: [ActionOutcome: Int] = [:]
@@ -33,8 +33,11 @@ public final class KioskApp: FrameSource {
     private var undrawn = true
     /// Effects asked for since the last `advance`.
     private var effects: [Effect] = []
-    /// Something changed that the status file should say.
-    public private(set) var statusChanged = true
+    /// Reloads applied and refused (`kiosk_config_reloads_total`, the status file).
+    public private(set) var reloadsApplied = 0, reloadsRefused = 0
+    /// The item the current screen last settled on (the status file's `selection`): not every
+    /// item a scroll passes.
+    private var settledSelection: Int
     public private(set) var screenChanges = 0
     /// Moves the menu by itself until the first input (`kiosk demo`); nil: only input moves it.
     public var autopilot: Autopilot?
@@ -67,6 +70,7 @@ public final class KioskApp: FrameSource {
         pinLock = PinLock(config.lock)
         guard let home = config.screen(named: config.home) ?? config.screens.first else { throw KioskAppError.noScreens }
         stack = [try ScreenFactory.make(home, resources: resources, showsBack: false)]
+        settledSelection = stack[0].selectedIndex
     }
 
     public var currentScreen: MenuScreen { stack[stack.count - 1] }
@@ -98,7 +102,6 @@ public final class KioskApp: FrameSource {
         if let b = banner, b.until <= now {
             banner = nil
             fullFrameNeeded = true
-            statusChanged = true
         }
         returnHomeIfIdle()
         relockIdleScreens()
@@ -163,13 +166,13 @@ public final class KioskApp: FrameSource {
             keypad = nil
             try showKeypad(for: guarded)
         }
+        settledSelection = currentScreen.selectedIndex
         fullFrameNeeded = true
     }
 
     public func effectFinished(_ effect: Effect, result: String, failed: Bool, now: Double) {
-        lastAction = (effect.label, effect.kind, result)
+        lastAction = LastAction(item: effect.label, action: effect.kind, result: result)
         actionCounts[ActionOutcome(effect.kind, failed: failed), default: 0] += 1
-        statusChanged = true
         if failed { showBanner("\(effect.label): \(result)", now: now) }
     }
 
@@ -190,8 +193,8 @@ public final class KioskApp: FrameSource {
 
     private func act(on event: MenuEvent, in screen: MenuScreen) {
         switch event {
-        case .selected:
-            statusChanged = true
+        case .selected(let index):
+            settledSelection = index
         case .tapped, .released:
             break
         case .back:
@@ -204,7 +207,6 @@ public final class KioskApp: FrameSource {
     }
 
     private func activate(_ item: MenuItem) {
-        statusChanged = true
         switch item.action {
         case .screen(let name):
             guard let target = config.screen(named: name) else {
@@ -215,13 +217,13 @@ public final class KioskApp: FrameSource {
             do {
                 if target.pinHash != nil, !pinLock.isUnlocked(name) {
                     try showKeypad(for: target)
-                    lastAction = (item.label, "screen", "locked: PIN asked for \(name)")
+                    lastAction = LastAction(item: item.label, action: "screen", result: "locked: PIN asked for \(name)")
                     return
                 }
                 let leaving = currentScreen
                 stack.append(try ScreenFactory.make(target, resources: resources, showsBack: true))
                 screenShown(.push, leaving: leaving)
-                lastAction = (item.label, "screen", "opened \(name)")
+                lastAction = LastAction(item: item.label, action: "screen", result: "opened \(name)")
                 actionCounts[ActionOutcome("screen", failed: false), default: 0] += 1
             } catch {
                 showBanner("Cannot open \(name): \(error)", now: now)
@@ -229,7 +231,7 @@ public final class KioskApp: FrameSource {
             }
         case .back:
             goBack()
-            lastAction = (item.label, "back", "ok")
+            lastAction = LastAction(item: item.label, action: "back", result: "ok")
             actionCounts[ActionOutcome("back", failed: false), default: 0] += 1
         case .exec(let command):
             ask(.exec(command, label: item.label), for: item, "started")
@@ -248,7 +250,7 @@ public final class KioskApp: FrameSource {
 
     /// Asks the runtime for `effect` on behalf of `item`; the status says so until it ends.
     private func ask(_ effect: Effect, for item: MenuItem, _ result: String) {
-        lastAction = (item.label, item.action.kind, result)
+        lastAction = LastAction(item: item.label, action: item.action.kind, result: result)
         effects.append(effect)
     }
 
@@ -274,7 +276,7 @@ public final class KioskApp: FrameSource {
     /// The stack changed from showing `leaving`: the change moves as the config's `transition` says.
     private func screenShown(_ change: ScreenChange, leaving: MenuScreen) {
         fullFrameNeeded = true
-        statusChanged = true
+        settledSelection = currentScreen.selectedIndex
         screenChanges += 1
         // A slide moves in the reading direction of the deeper screen (the one opened or left).
         let deeper = change == .pop ? leaving : currentScreen
@@ -366,7 +368,7 @@ public final class KioskApp: FrameSource {
                 let leaving = stack.removeLast()
                 do {
                     stack.append(try ScreenFactory.make(k.target, resources: resources, showsBack: true))
-                    lastAction = (name, "screen", "opened \(name)")
+                    lastAction = LastAction(item: name, action: "screen", result: "opened \(name)")
                     actionCounts[ActionOutcome("screen", failed: false), default: 0] += 1
                 } catch {
                     pinLock.relock(name)
@@ -376,7 +378,6 @@ public final class KioskApp: FrameSource {
                 screenShown(.replace, leaving: leaving)
                 return
             }
-            statusChanged = true
             refreshKeypad()
         }
     }
@@ -394,7 +395,6 @@ public final class KioskApp: FrameSource {
             stack[stack.count - 1] = screen
             keypad = (k.target, title)
             fullFrameNeeded = true
-            statusChanged = true
         } catch {
             Log.error("keypad: \(error)")
         }
@@ -428,7 +428,6 @@ public final class KioskApp: FrameSource {
     public func showBanner(_ text: String, now: Double, seconds: Double = KioskApp.bannerSeconds) {
         banner = Banner(text, until: now + seconds, font: resources.font, width: width, height: height)
         fullFrameNeeded = true
-        statusChanged = true
     }
 
     // MARK: Config
@@ -440,8 +439,8 @@ public final class KioskApp: FrameSource {
     @discardableResult
     public func apply(_ check: ConfigCheck, assets: LoadedAssets? = nil, now: Double) -> Bool {
         self.now = now
-        statusChanged = true
         guard let new = check.config else {
+            reloadsRefused += 1
             configValid = false
             configProblems = check.problems
             // The error first, then where it is: a narrow panel may not show the whole line.
@@ -465,6 +464,7 @@ public final class KioskApp: FrameSource {
             pinLock.config = new.lock
             pinLock.keepUnlocked(only: stack.map(\.config.name))
             generation += 1
+            reloadsApplied += 1
             configValid = true
             configSource = check.source
             configProblems = check.problems
@@ -473,6 +473,7 @@ public final class KioskApp: FrameSource {
             Log.info("config generation \(generation) applied")
             return true
         } catch {
+            reloadsRefused += 1
             showBanner("Config not applied: \(error)", now: now)
             return false
         }
@@ -530,32 +531,23 @@ public final class KioskApp: FrameSource {
 
     // MARK: Status
 
-    public func status(extra: [String: StatusValue] = [:]) -> StatusDocument {
-        statusChanged = false
-        let screen = currentScreen
-        let items = screen.config.items
-        var doc: [(String, StatusValue)] = [
-            ("generation", .int(generation)),
-            ("config_valid", .bool(configValid)),
-            ("config_errors", .array(configProblems.filter { $0.severity == .error }.map { .string($0.description) })),
-            ("config_source", configSource.map { .string($0) } ?? .null),
-            ("screen", .string(screen.config.name)),
-            ("screens", .array(screenNames.map { .string($0) })),
-            // On a keypad the selected key could tell a digit: neither is said.
-            ("selection", keypad == nil ? .int(screen.selectedIndex) : .null),
-            ("selected_label", keypad == nil && items.indices.contains(screen.selectedIndex) ? .string(items[screen.selectedIndex].label) : .null),
-            ("banner", banner.map { .string($0.text) } ?? .null),
-            ("locked_screens", .array(lockedScreens.map { .string($0) })),
-            ("pin_failures", .int(pinLock.failures)),
-        ]
-        if let a = lastAction {
-            doc.append(("last_action", .object([("item", .string(a.label)), ("action", .string(a.action)), ("result", .string(a.result))])))
-        } else {
-            doc.append(("last_action", .null))
-        }
-        for (k, v) in extra.sorted(by: { $0.key < $1.key }) { doc.append((k, v)) }
-        return StatusDocument(fields: doc)
+    /// The running config as the status file says it; `path` is the file the runtime watches.
+    public func configStatus(path: String?) -> ConfigStatus {
+        ConfigStatus(path: path, generation: generation, valid: configValid,
+                     errors: configProblems.filter { $0.severity == .error }.map(\.description), source: configSource,
+                     reloadsApplied: reloadsApplied, reloadsRefused: reloadsRefused)
     }
+
+    /// What the menu shows. On a keypad the selected key could tell a digit: neither is said.
+    public var menuStatus: MenuStatus {
+        let items = currentScreen.config.items
+        let selection = keypad == nil ? settledSelection : nil
+        return MenuStatus(screen: currentScreen.config.name, screens: screenNames, selection: selection,
+                          selectedLabel: selection.flatMap { items.indices.contains($0) ? items[$0].label : nil },
+                          banner: banner?.text, lastAction: lastAction)
+    }
+
+    public var lockStatus: LockStatus { LockStatus(lockedScreens: lockedScreens, pinFailures: pinLock.failures) }
 }
 
 public enum KioskAppError: Error, CustomStringConvertible {

@@ -58,7 +58,8 @@ public final class Runtime {
     private var screenChangesSeen: Int
     /// Seconds since the Unix epoch at start, for `kiosk_start_time_seconds`.
     private let startTime: Double
-    private var reloadsApplied = 0, reloadsRefused = 0
+    /// The config's `status_file` (or the options'); a reload may name another.
+    private var statusFile: StatusFile?
     /// The config's `metrics_file`; nil: none (a reload may name another).
     private var metricsFile: MetricsFile?
 
@@ -175,7 +176,8 @@ public final class Runtime {
     private func pass() {
         let now = MonotonicClock.now()
         for effect in app.advance(now: now) { perform(effect, now: now) }
-        let powerChanged = !children.hasDisplayOwner && power.advance(now: now)
+        // The status says the new power state at the end of this pass.
+        if !children.hasDisplayOwner { _ = power.advance(now: now) }
         if app.screenChanges != screenChangesSeen {
             screenChangesSeen = app.screenChanges
             input.screenChanged()
@@ -189,7 +191,7 @@ public final class Runtime {
         } else {
             deadlineTimer.disarm()
         }
-        if app.statusChanged || powerChanged { writeStatus() }
+        updateStatus()
     }
 
     /// Any touch, turn or key, before it reaches the menu: the panel brightens, or wakes (and the
@@ -199,10 +201,9 @@ public final class Runtime {
         case .pass:
             return
         case .brighten:
-            writeStatus()
+            break
         case .wake:
             frames.noteWake(time: event.time)
-            writeStatus()
         }
         frames.requestPass()
     }
@@ -243,7 +244,6 @@ public final class Runtime {
             let result = "would run \(command.argv.joined(separator: " "))"
             Log.info("\"\(effect.label)\": \(result) (not run: actions that give the device away are off)")
             app.effectFinished(effect, result: result, failed: true, now: now)
-            writeStatus()
             return
         }
         switch effect {
@@ -281,7 +281,6 @@ public final class Runtime {
                 app.effectFinished(effect, result: "failed to start: \(error)", failed: true, now: now)
             }
         }
-        writeStatus()
     }
 
     private func childrenEnded() {
@@ -301,7 +300,6 @@ public final class Runtime {
             app.effectFinished(effect, result: result, failed: failed, now: now)
         }
         frames.requestPass()
-        writeStatus()
     }
 
     // MARK: Config, status, signals
@@ -309,12 +307,10 @@ public final class Runtime {
     private func apply(_ loaded: LoadedConfig, reason: String) {
         let check = loaded.check
         if app.apply(check, assets: loaded.assets, now: MonotonicClock.now()) {
-            reloadsApplied += 1
             input.configure(app.config.input)
             power.configure(app.config.power, now: MonotonicClock.now())
             Log.info("config reloaded (\(reason))")
         } else {
-            reloadsRefused += 1
             for p in check.problems { Log.problem(p) }
             Log.error("config not applied (\(reason)); keeping the last good one")
         }
@@ -328,8 +324,8 @@ public final class Runtime {
     private var metrics: KioskMetrics {
         var m = KioskMetrics(startTime: startTime, configGeneration: app.generation, configValid: app.configValid,
                              screen: app.currentScreen.config.name, displayConnected: output.isConnected)
-        m.reloadsApplied = reloadsApplied
-        m.reloadsRefused = reloadsRefused
+        m.reloadsApplied = app.reloadsApplied
+        m.reloadsRefused = app.reloadsRefused
         m.inputDevices = input.deviceKinds
         m.actions = app.actionCounts
         m.framesPresented = frames.presented
@@ -347,25 +343,17 @@ public final class Runtime {
         metricsFile?.update(metrics, now: now)
     }
 
-    private func writeStatus() {
+    /// The status as its owners have it now, written when it changed (every change passes
+    /// through a pass, which ends here).
+    private func updateStatus() {
         let path = options.statusFile ?? app.config.statusFile
-        let doc = app.status(extra: [
-            "pid": .int(Int(getpid())),
-            "config_path": config.map { .string($0.path) } ?? .null,
-            "display": .string(output.name),
-            "display_connected": .bool(output.isConnected),
-            "running": children.displayOwner.map { .string($0.effect.label) } ?? .null,
-            "display_power": .string(power.state.rawValue),
-            // A fleet tells a refused push from one not yet loaded by these going up.
-            "reloads_applied": .int(reloadsApplied),
-            "reloads_refused": .int(reloadsRefused),
-        ])
-        guard !path.isEmpty else { return }
-        do {
-            try doc.write(to: path)
-        } catch {
-            Log.debug("status file \(path): \(error)")
-        }
+        if statusFile?.path != path { statusFile = StatusFile(path: path) }
+        statusFile?.update(KioskStatus(
+            pid: Int(getpid()),
+            config: app.configStatus(path: config?.path),
+            display: DisplayStatus(name: output.name, connected: output.isConnected, power: power.state),
+            menu: app.menuStatus, lock: app.lockStatus,
+            running: children.displayOwner?.effect.label))
     }
 
     private func signalsArrived() {
