@@ -117,6 +117,7 @@ import Testing
             effects += app.advance(now: now)
             canvas.resetClip()
             _ = app.draw(on: canvas, full: false)
+            app.frameTaken()
             now += 1.0 / 60
         }
         return effects
@@ -181,7 +182,7 @@ import Testing
         let sandbox = Sandbox()
         let (app, _) = try Self.makeApp(sandbox)
         let (runtime, output) = try Self.runtime(app)
-        try Self.turn(runtime) { output.presentedFrames > 0 && !app.needsFrame }
+        try Self.turn(runtime) { output.presentedFrames > 0 && app.frameNeed == .none }
         app.handle(.command(.next, count: 1), now: MonotonicClock.now())
         try Self.turn(runtime) { app.currentScreen.selectedIndex == 1 && !app.currentScreen.isMoving }
         app.handle(.command(.select, count: 1), now: MonotonicClock.now())
@@ -250,7 +251,7 @@ import Testing
         let sandbox = Sandbox()
         let (app, _) = try Self.makeApp(sandbox)
         let (runtime, output) = try Self.runtime(app, options: Runtime.Options(runsHandoverActions: false))
-        try Self.turn(runtime) { output.presentedFrames > 0 && !app.needsFrame }
+        try Self.turn(runtime) { output.presentedFrames > 0 && app.frameNeed == .none }
         app.handle(.command(.next, count: 1), now: MonotonicClock.now())  // "Run", an exec item
         try Self.turn(runtime) { app.currentScreen.selectedIndex == 1 && !app.currentScreen.isMoving }
         app.handle(.command(.select, count: 1), now: MonotonicClock.now())
@@ -448,7 +449,7 @@ extension AppTests {
         try Self.turn(runtime) { app.screenNames == ["main", "more"] }
         #expect(app.screenNames == ["main", "more"])
         runtime.deliver(.wheel(v120: 59, time: now()))  // with the first 59 it would pass the middle
-        try Self.turn(runtime) { !app.needsFrame && !app.isAnimating }
+        try Self.turn(runtime) { app.frameNeed == .none && !app.isAnimating }
         #expect(app.currentScreen.selectedIndex == 0, "the old screen's half detent moved the new one")
         runtime.deliver(.wheel(v120: 2, time: now()))  // now past the middle: one item
         try Self.turn(runtime) { app.currentScreen.selectedIndex == 1 }

@@ -39,6 +39,7 @@ import Testing
                 _ = app.advance(now: now)
                 canvas.resetClip()
                 _ = app.draw(on: canvas, full: false)
+                app.frameTaken()
                 now += 1.0 / 60
             }
         }
