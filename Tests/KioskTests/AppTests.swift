@@ -334,24 +334,22 @@ import Testing
         var p = Point(x: 700, y: 300)
         app.handle(.gesture(.pressed(at: p, time: now)), now: now)
         app.handle(.gesture(.dragBegan(from: p, time: now)), now: now)
-        for _ in 0..<5 {
-            now += 1.0 / 60
-            p.y -= 12
-            app.handle(.gesture(.dragMoved(to: p, delta: Point(x: 0, y: -12), time: now)), now: now)
-            _ = app.advance(now: now)
+        func dragUp() {
+            for _ in 0..<5 {
+                now += 1.0 / 60
+                p.y -= 12
+                app.handle(.gesture(.dragMoved(to: p, delta: Point(x: 0, y: -12), time: now)), now: now)
+                _ = app.advance(now: now)
+            }
         }
+        dragUp()
         let beforeReload = app.currentScreen.position
         #expect(beforeReload != start, "the drag did not move the menu")
         sandbox.replace(Sandbox.config(dir: sandbox.dir, mainTitle: "Renamed"))
         #expect(app.apply(checker.check(), now: now))
         #expect(app.currentScreen.config.title == "Renamed")
         #expect(app.currentScreen.position == beforeReload, "the new menu did not keep the dragged position")
-        for _ in 0..<5 {
-            now += 1.0 / 60
-            p.y -= 12
-            app.handle(.gesture(.dragMoved(to: p, delta: Point(x: 0, y: -12), time: now)), now: now)
-            _ = app.advance(now: now)
-        }
+        dragUp()
         let moved = app.currentScreen.position
         #expect(moved != beforeReload, "the finger no longer moves the menu after the reload")
         app.handle(.gesture(.dragEnded(at: p, time: now)), now: now)
