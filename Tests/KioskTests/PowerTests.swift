@@ -49,30 +49,57 @@ import Testing
     // MARK: Policy
 
     @Test func dimsThenBlanksThenInputWakes() {
-        var p = PowerPolicy(PowerConfig(dimAfter: 10, blankAfter: 30), now: 100)
-        #expect(p.nextDeadline == 110)
-        #expect(p.advance(now: 109.9) == nil)
-        #expect(p.advance(now: 110) == .dimmed)
-        #expect(p.nextDeadline == 130)
-        #expect(p.advance(now: 120) == nil)
-        #expect(p.input(now: 125) == .brighten, "a dimmed panel is lit again and the input counts")
-        #expect(p.state == .on && p.nextDeadline == 135)
-        #expect(p.advance(now: 200) == .off, "a late timer goes straight to off")
-        #expect(p.nextDeadline == nil, "off: nothing is due without input")
-        #expect(p.input(now: 300) == .wake)
-        #expect(p.input(now: 300.1) == .pass, "only the first input wakes")
-        #expect(p.advance(now: 309) == nil)
+        var p = PowerPolicy(PowerConfig(dimAfter: 10, blankAfter: 30))
+        var last = 100.0
+        #expect(p.nextDeadline(lastInput: last) == 110)
+        #expect(p.advance(now: 109.9, lastInput: last) == nil)
+        #expect(p.advance(now: 110, lastInput: last) == .dimmed)
+        #expect(p.nextDeadline(lastInput: last) == 130)
+        #expect(p.advance(now: 120, lastInput: last) == nil)
+        last = 125
+        #expect(p.input() == .brighten, "a dimmed panel is lit again and the input counts")
+        #expect(p.state == .on && p.nextDeadline(lastInput: last) == 135)
+        #expect(p.advance(now: 200, lastInput: last) == .off, "a late timer goes straight to off")
+        #expect(p.nextDeadline(lastInput: last) == nil, "off: nothing is due without input")
+        last = 300
+        #expect(p.input() == .wake)
+        #expect(p.input() == .pass, "only the first input wakes")
+        #expect(p.advance(now: 309, lastInput: last) == nil)
     }
 
     @Test func blankWithoutDimAndReconfigure() {
-        var p = PowerPolicy(PowerConfig(blankAfter: 5), now: 0)
-        #expect(p.nextDeadline == 5)
-        #expect(p.advance(now: 5) == .off)
+        var p = PowerPolicy(PowerConfig(blankAfter: 5))
+        #expect(p.nextDeadline(lastInput: 0) == 5)
+        #expect(p.advance(now: 5, lastInput: 0) == .off)
         p.configure(PowerConfig(blankAfter: 50))
-        #expect(p.advance(now: 6) == .on, "a longer blank_after lights the panel again until it is due")
-        #expect(p.nextDeadline == 50)
+        #expect(p.advance(now: 6, lastInput: 0) == .on, "a longer blank_after lights the panel again until it is due")
+        #expect(p.nextDeadline(lastInput: 0) == 50)
         p.configure(PowerConfig())
-        #expect(p.nextDeadline == nil && p.advance(now: 1000) == nil)
+        #expect(p.nextDeadline(lastInput: 0) == nil && p.advance(now: 1000, lastInput: 0) == nil)
+    }
+
+    /// One "last input" for the panel and the menu: the tap that wakes the panel is swallowed
+    /// (the menu never sees it), yet the menu's return home counts its idle time from it too.
+    @Test func theWakingTapRestartsTheMenusIdleTime() throws {
+        let sys = SysfsBacklight(devices: [("panel", 255, 200)])
+        let scratch = ScratchDirectory()
+        let app = try Self.app("blank_after = 0.3", scratch: scratch, idleTimeout: 30)
+        let output = try HeadlessOutput(panelWidth: 320, panelHeight: 240, rotation: .none)
+        let runtime = try Runtime(app: app, output: output, signals: try SignalSource(Runtime.handledSignals), config: nil,
+                                  options: Runtime.Options(backlightClassDirectory: sys.classDirectory), startup: StartupTimeline())
+        try runtime.start()
+        app.handle(.command(.select, count: 1), now: MonotonicClock.now())  // "One" opens "two"
+        try Self.turn(runtime) { app.screenNames == ["main", "two"] && !output.panelOn }
+        #expect(!output.panelOn)
+        let idleDeadline = try #require(app.nextDeadline)
+        let wake = MonotonicClock.now()
+        runtime.deliver(.key(code: KeyCode.enter, pressed: true, time: wake))
+        runtime.deliver(.key(code: KeyCode.enter, pressed: false, time: wake + 0.05))
+        try Self.turn(runtime) { output.panelOn }
+        #expect(app.screenNames == ["main", "two"], "the waking key reached the menu")
+        #expect(app.activity.lastInput >= wake)
+        #expect(try #require(app.nextDeadline) >= wake + 30 - 0.3, "the menu's idle time did not restart at the wake")
+        #expect(try #require(app.nextDeadline) > idleDeadline)
     }
 
     // MARK: Swallowing the waking input
@@ -205,9 +232,10 @@ import Testing
 
     // MARK: The runtime
 
-    static func app(_ power: String, scratch: ScratchDirectory) throws -> KioskApp {
+    static func app(_ power: String, scratch: ScratchDirectory, idleTimeout: Int = 0) throws -> KioskApp {
         let text = """
             status_file = "\(scratch.path)/status.json"
+            idle_timeout = \(idleTimeout)
             home = "main"
             [power]
             \(power)

@@ -16,8 +16,9 @@ public final class KioskApp: FrameSource {
     private var banner: Banner?
     /// Moves the menu by itself until the first input (`kiosk demo`); nil: only input moves it.
     public var autopilot: Autopilot?
-    /// The last input that reached the menu: idle time (`idle_timeout`) counts from it.
-    private var lastInputTime: Double
+    /// When someone last used the device: idle time (`idle_timeout`) counts from it. Shared
+    /// with the runtime, which notes device input here and whose panel power counts from it too.
+    public let activity: Activity
     private var now: Double
     /// How much of the picture is out of date since the last frame the output took.
     public private(set) var frameNeed = FrameNeed.full
@@ -30,7 +31,7 @@ public final class KioskApp: FrameSource {
                 source: String? = nil, width: Int, height: Int, now: Double) throws {
         applied = AppliedConfig(config, valid: valid, problems: problems, source: source)
         self.now = now
-        lastInputTime = now
+        activity = Activity(now: now)
         lock = LockFlow(config.lock)
         let resources = ScreenResources(theme: config.theme, assets: try Self.ready(assets, for: config), width: width, height: height)
         guard let home = config.screen(named: config.home) ?? config.screens.first else { throw KioskAppError.noScreens }
@@ -58,7 +59,7 @@ public final class KioskApp: FrameSource {
 
     public func handle(_ input: MenuInput, now: Double) {
         self.now = now
-        lastInputTime = now
+        activity.note(at: now)
         // Input during a transition is meant for the screen coming in: it arrives at once.
         if navigator.isTransitioning {
             navigator.finishTransition()
@@ -120,7 +121,7 @@ public final class KioskApp: FrameSource {
     public var isAnimating: Bool { currentScreen.isMoving || autopilot?.isContinuous == true || navigator.isTransitioning }
 
     public var nextDeadline: Double? {
-        let idle = config.idleTimeout.flatMap { $0 > 0 && navigator.stack.count > 1 ? lastInputTime + $0 : nil }
+        let idle = config.idleTimeout.flatMap { $0 > 0 && navigator.stack.count > 1 ? activity.lastInput + $0 : nil }
         return [idle, banner?.until, autopilot?.nextStep, lock.nextDeadline(now: now)].compactMap { $0 }.min()
     }
 
@@ -246,7 +247,7 @@ public final class KioskApp: FrameSource {
 
     /// Returns to the home screen after `idle_timeout` seconds without input.
     private func returnHomeIfIdle() {
-        guard let timeout = config.idleTimeout, timeout > 0, navigator.stack.count > 1, now >= lastInputTime + timeout else { return }
+        guard let timeout = config.idleTimeout, timeout > 0, navigator.stack.count > 1, now >= activity.lastInput + timeout else { return }
         Log.info("idle for \(Int(timeout)) s: back to \(config.home)")
         for screen in navigator.pop(from: 1, now: now) { lock.left(screen) }
     }

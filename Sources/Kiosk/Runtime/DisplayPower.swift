@@ -4,18 +4,15 @@ public enum DisplayPowerState: String, CaseIterable, Sendable {
     case on, dimmed, off
 }
 
-/// When the panel dims and blanks: the state due after so long without input. Time is passed
-/// in (the loop's monotonic clock), so tests move it by hand. One owner: the runtime's
-/// `PanelPower`.
+/// When the panel dims and blanks: the state due after so long without input. The last input
+/// is passed in (`Activity` owns it) and so is time, so tests move both by hand. One owner: the
+/// runtime's `PanelPower`.
 public struct PowerPolicy: Equatable, Sendable {
     public private(set) var settings: PowerConfig
     public private(set) var state: DisplayPowerState = .on
-    /// The last input, or the last time the policy was (re)started.
-    public private(set) var lastInput: Double
 
-    public init(_ settings: PowerConfig, now: Double) {
+    public init(_ settings: PowerConfig) {
         self.settings = settings
-        lastInput = now
     }
 
     /// What input does to the panel.
@@ -29,9 +26,8 @@ public struct PowerPolicy: Equatable, Sendable {
         case wake
     }
 
-    /// Input at `now`: the idle time starts again.
-    public mutating func input(now: Double) -> Verdict {
-        lastInput = now
+    /// Someone is there: the panel is on.
+    public mutating func input() -> Verdict {
         let was = state
         state = .on
         switch was {
@@ -41,8 +37,8 @@ public struct PowerPolicy: Equatable, Sendable {
         }
     }
 
-    /// The state due at `now` without further input.
-    public func due(at now: Double) -> DisplayPowerState {
+    /// The state due at `now` with the last input at `lastInput`.
+    public func due(at now: Double, lastInput: Double) -> DisplayPowerState {
         let idle = now - lastInput
         if let blank = settings.blankAfter, idle >= blank { return .off }
         if let dim = settings.dimAfter, idle >= dim { return .dimmed }
@@ -50,15 +46,15 @@ public struct PowerPolicy: Equatable, Sendable {
     }
 
     /// Moves to the state due at `now`; returns it when it changed.
-    public mutating func advance(now: Double) -> DisplayPowerState? {
-        let next = due(at: now)
+    public mutating func advance(now: Double, lastInput: Double) -> DisplayPowerState? {
+        let next = due(at: now, lastInput: lastInput)
         guard next != state else { return nil }
         state = next
         return next
     }
 
     /// When the next change is due (for the loop's timer); nil: none without input.
-    public var nextDeadline: Double? {
+    public func nextDeadline(lastInput: Double) -> Double? {
         let steps: [Double?]
         switch state {
         case .on: steps = [settings.dimAfter, settings.blankAfter]
@@ -70,9 +66,6 @@ public struct PowerPolicy: Equatable, Sendable {
 
     /// New settings (a reload); the idle time already passed still counts.
     public mutating func configure(_ settings: PowerConfig) { self.settings = settings }
-
-    /// Starts the idle time again without input (the display came back from another program).
-    public mutating func restart(now: Double) { lastInput = now }
 }
 
 /// Swallows the input that wakes the panel: a waking touch's whole contact (down, motion, up),

@@ -4,6 +4,8 @@
 /// desktop window) or when `[power]` asks for nothing (the backlight is then never opened).
 final class PanelPower {
     private(set) var policy: PowerPolicy
+    /// When someone last used the device; idle time counts from it.
+    private let activity: Activity
     private let output: Output
     private let openBacklight: (BacklightChoice) -> Backlight?
     private var backlight: Backlight?
@@ -13,8 +15,9 @@ final class PanelPower {
     /// Times input woke the panel from off (`kiosk_display_wakes_total`).
     private(set) var wakes = 0
 
-    init(settings: PowerConfig, output: Output, now: Double, openBacklight: @escaping (BacklightChoice) -> Backlight?) {
-        policy = PowerPolicy(settings, now: now)
+    init(settings: PowerConfig, output: Output, activity: Activity, now: Double, openBacklight: @escaping (BacklightChoice) -> Backlight?) {
+        policy = PowerPolicy(settings)
+        self.activity = activity
         self.output = output
         self.openBacklight = openBacklight
         configure(settings, now: now)
@@ -37,14 +40,14 @@ final class PanelPower {
         }
         if !active, policy.state != .on {
             // [power] went away while dimmed or off: light the panel.
-            _ = policy.input(now: now)
+            _ = policy.input()
             apply(.on)
         }
     }
 
     /// Moves to the state due at `now`; true when it changed (the status says so).
     func advance(now: Double) -> Bool {
-        guard active, !paused, let next = policy.advance(now: now) else { return false }
+        guard active, !paused, let next = policy.advance(now: now, lastInput: activity.lastInput) else { return false }
         func seconds(_ s: Double?) -> String {
             guard let s else { return "?" }
             return s == s.rounded() ? "\(Int(s))" : "\(s)"
@@ -58,11 +61,11 @@ final class PanelPower {
         return true
     }
 
-    /// Input from a device of `kind`; the verdict says whether the panel woke (once per wake:
-    /// the input that wakes it is swallowed, so the next one finds it on).
-    func input(now: Double, kind: String) -> PowerPolicy.Verdict {
+    /// Input from a device of `kind` (noted in `activity` first); the verdict says whether the
+    /// panel woke (once per wake: the input that wakes it is swallowed, so the next one finds it on).
+    func input(kind: String) -> PowerPolicy.Verdict {
         guard active, !paused else { return .pass }
-        let verdict = policy.input(now: now)
+        let verdict = policy.input()
         switch verdict {
         case .pass: break
         case .brighten:
@@ -76,22 +79,21 @@ final class PanelPower {
         return verdict
     }
 
-    var nextDeadline: Double? { active && !paused ? policy.nextDeadline : nil }
+    var nextDeadline: Double? { active && !paused ? policy.nextDeadline(lastInput: activity.lastInput) : nil }
 
     /// Another program gets the display: the panel on at the brightness it had at start.
     func handOver() {
         paused = true
         if policy.state != .on {
-            _ = policy.input(now: policy.lastInput)
+            _ = policy.input()
             output.setPanel(on: true)
         }
         backlight?.restore()
     }
 
-    /// The display is back from the program: the idle time starts now.
-    func takeBack(now: Double) {
+    /// The display is back from the program (whose user is back too: the runtime notes it in `activity`).
+    func takeBack() {
         paused = false
-        policy.restart(now: now)
     }
 
     /// The brightness in force at start, back (exit).

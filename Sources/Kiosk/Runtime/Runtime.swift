@@ -93,7 +93,7 @@ public final class Runtime {
         inputStartTimer = try TimerSource()
         settings = app.runtimeSettings
         input = InputPipeline(settings: settings.input) { [unowned output] in output.panel }
-        power = PanelPower(settings: settings.power, output: output, now: MonotonicClock.now()) { [options] choice in
+        power = PanelPower(settings: settings.power, output: output, activity: app.activity, now: MonotonicClock.now()) { [options] choice in
             Backlight.open(choice, classDirectory: options.backlightClassDirectory, files: options.backlightFiles)
         }
         var ts = timespec()
@@ -201,7 +201,8 @@ public final class Runtime {
     /// Any touch, turn or key, before it reaches the menu: the panel brightens, or wakes (and the
     /// event is swallowed by the input pipeline).
     private func inputActivity(_ event: RawInputEvent) {
-        switch power.input(now: MonotonicClock.now(), kind: event.kind) {
+        app.activity.note(at: MonotonicClock.now())
+        switch power.input(kind: event.kind) {
         case .pass:
             return
         case .brighten:
@@ -290,11 +291,12 @@ public final class Runtime {
     }
 
     /// The `exec` program ended or could not start: input read again, the display ours again
-    /// (a whole frame is asked for), the panel's idle time starting now.
+    /// (a whole frame is asked for), and its user back at the menu: idle time starts now.
     private func takeDisplayBack(now: Double) {
         input.resume()
         output.takeBack()
-        power.takeBack(now: now)
+        power.takeBack()
+        app.activity.note(at: now)
     }
 
     private func childrenEnded() {
