@@ -333,7 +333,7 @@ private struct ValidationRun {
             check(screen.title, base.appending("title"), "title")
             if screen.style == .list {
                 for (s, section) in screen.sections.enumerated() {
-                    let sectionPath = base.appending("sections").appending(index: s)
+                    let sectionPath = base.appending(StyleKey.sections).appending(index: s)
                     check(section.title, sectionPath.appending("title"), "section title")
                     for (i, item) in section.items.enumerated() {
                         check(item.label, sectionPath.appending("items").appending(index: i).appending("label"), "label")
@@ -341,7 +341,7 @@ private struct ValidationRun {
                 }
             } else {
                 for (i, item) in screen.items.enumerated() {
-                    check(item.label, base.appending("items").appending(index: i).appending("label"), "label")
+                    check(item.label, base.appending(StyleKey.items).appending(index: i).appending("label"), "label")
                 }
             }
         }
