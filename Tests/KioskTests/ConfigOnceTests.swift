@@ -55,9 +55,9 @@ import Text
     /// The status file's and the metrics' names for what an effect did are the config's words.
     @Test func effectsAreNamedByTheirActionKind() {
         let command = Command(argv: ["/bin/true"])
-        #expect([Effect.exec(command, label: "a"), .spawn(command, label: "b"), .reload, .poweroff, .reboot].map(\.kind)
+        #expect([ActionRequest.exec(command, label: "a"), .spawn(command, label: "b"), .reload, .poweroff, .reboot].map(\.kind)
                 == [.exec, .spawn, .reload, .poweroff, .reboot])
-        #expect(Effect.poweroff.label == "poweroff")
+        #expect(ActionRequest.poweroff.label == "poweroff")
     }
 
     /// The validator loads nothing itself: the font and image problems it reports are those of the
