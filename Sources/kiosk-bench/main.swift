@@ -30,6 +30,11 @@ if requested.first == "--s1-frames" {
     runS1Frames(Array(requested.dropFirst()))
     exit(0)
 }
+// Config loads as a reload does them, for reload time and peak RSS (see runConfigLoads).
+if requested.first == "--config-loads" {
+    runConfigLoads(Array(requested.dropFirst()))
+    exit(0)
+}
 if let i = requested.firstIndex(of: "--png") { requested.removeSubrange(i..<min(i + 2, requested.count)) }
 if requested.contains("--help") || requested.contains("-h") {
     print("usage: kiosk-bench [\(suites.map(\.name).joined(separator: "|"))]... [--png DIR]  (all suites by default; --png writes the raster suite's frames)")

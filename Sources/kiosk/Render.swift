@@ -29,9 +29,10 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        let check = ConfigReader(path: file).check()
+        let loaded = LoadedConfig.load(using: ConfigReader(path: file))
+        let check = loaded.check
         for p in check.problems { Log.problem(p) }
-        guard let config = check.config else {
+        guard let config = check.config, let assets = loaded.assets else {
             Log.error("\(file) is not valid; nothing rendered")
             throw ExitCode.failure
         }
@@ -46,12 +47,12 @@ struct Render: ParsableCommand {
                     return 1
                 }
                 if let path = all ? "\(outDir!)/\(name).png" : out {
-                    try renderScreen(config, name: name, width: panel.width, height: panel.height, rotation: turn, to: path)
+                    try renderScreen(config, name: name, width: panel.width, height: panel.height, rotation: turn, assets: assets, to: path)
                     print(path)
                 }
                 if let layout {
                     let report = try LayoutProbe.report(config, screen: name, width: panel.width, height: panel.height,
-                                                        rotation: turn, assets: try LoadedAssets.load(for: config))
+                                                        rotation: turn, assets: assets)
                     try writeFileAtomically(layout, report.json)
                     print(layout)
                 }

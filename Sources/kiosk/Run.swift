@@ -56,18 +56,15 @@ struct CheckConfig: ParsableCommand {
     }
 
     func run() throws {
-        let check = ConfigReader(path: file).check()
+        // The same load as the kiosk's: the screens are laid out with the font and images it validated.
+        let loaded = LoadedConfig.load(using: ConfigReader(path: file))
+        let check = loaded.check
         var problems = check.problems
-        if let config = check.config {
+        if let config = check.config, let assets = loaded.assets {
             let mode = config.display.mode.map { PanelSize(width: $0.width, height: $0.height) }
             var panels = [mode ?? PanelSize(width: 800, height: 480)]
             if !sizes.isEmpty { panels = try sizes.map { size throws(PanelSizeError) in try PanelSize(parsing: size) } }
-            do {
-                let assets = try LoadedAssets.load(for: config)
-                problems += LayoutProbe.warnings(config, file: file, panels: panels, assets: assets)
-            } catch {
-                problems.append(ConfigProblem(.warning, file: file, at: ConfigLocation(), "cannot lay the screens out: \(error)"))
-            }
+            problems += LayoutProbe.warnings(config, file: file, panels: panels, assets: assets)
         }
         for p in problems { Log.plain(p.description) }
         if check.isValid {

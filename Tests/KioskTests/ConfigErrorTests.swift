@@ -272,6 +272,44 @@ import Testing
         ], "got:\n\(c.report)")
     }
 
+    /// Every bound, each in one place (`ConfigValidator`), on one file that otherwise decodes: all
+    /// are listed together, each at its value. (Negative seconds and knob_direction were once
+    /// refused by the decoder, with these same messages at these same places.)
+    @Test func everyBoundIsReportedAtItsValue() {
+        let c = ConfigReader(path: ConfigPaths.fixture("ranges.toml"), displayName: "ranges.toml").check()
+        #expect(!c.isValid)
+        #expect(c.problems.map(\.description) == [
+            #"ranges.toml:4:16: idle_timeout: expected seconds >= 0 (0 means never), got -5.0"#,
+            #"ranges.toml:7:8: background.cell: 1 is out of range 2...512"#,
+            #"ranges.toml:8:14: background.line_width: 0 is out of range: expected more than 0 and at most 64"#,
+            #"ranges.toml:11:13: theme.text_size: 1.5 is out of range: expected more than 0 and at most 1"#,
+            #"ranges.toml:12:14: theme.title_size: 0.75 is out of range: expected more than 0 and at most 0.5"#,
+            #"ranges.toml:13:15: theme.row_opacity: -0.5 is out of range 0...1"#,
+            #"ranges.toml:14:17: theme.corner_radius: 0.6 is out of range 0...0.5"#,
+            #"ranges.toml:15:19: theme.highlight_width: 33 is out of range 0...32"#,
+            #"ranges.toml:18:8: input.seat: empty: expected a seat name such as "seat0""#,
+            #"ranges.toml:19:18: input.knob_direction: expected 1 or -1, got 2"#,
+            #"ranges.toml:20:20: input.detents_per_item: 0 is out of range 1...100"#,
+            #"ranges.toml:23:13: power.dim_after: expected seconds >= 0 (0 means never), got -1.0"#,
+            #"ranges.toml:24:15: power.blank_after: 700000 is out of range 0...604800"#,
+            #"ranges.toml:25:13: power.dim_level: 0 is out of range: expected more than 0 and at most 1"#,
+            #"ranges.toml:29:16: screens.main.radius_ratio: 11 is out of range: expected more than 0 and at most 10"#,
+            #"ranges.toml:30:16: screens.main.translation[0]: 10001 is out of range -10000...10000"#,
+            #"ranges.toml:30:23: screens.main.translation[1]: -10001 is out of range -10000...10000"#,
+            #"ranges.toml:31:16: screens.main.rows_visible: 0 is out of range: expected more than 0 and at most 100"#,
+            #"ranges.toml:32:14: screens.main.row_length: 0 is out of range: expected more than 0 and at most 1"#,
+            #"ranges.toml:33:17: screens.main.row_thickness: 1.5 is out of range: expected more than 0 and at most 1"#,
+            #"ranges.toml:34:9: screens.main.inset: 1081 is out of range -1080...1080"#,
+            #"ranges.toml:37:8: screens.main.background.cell: 513 is out of range 2...512"#,
+            #"ranges.toml:38:14: screens.main.background.line_width: 65 is out of range: expected more than 0 and at most 64"#,
+            #"ranges.toml:52:9: screens.dial.slots: 0 is out of range 1...64"#,
+            #"ranges.toml:53:10: screens.dial.radius: 0.6 is out of range: expected more than 0 and at most 0.5"#,
+            #"ranges.toml:54:11: screens.dial.pointer: 361 is out of range -360...360"#,
+            #"ranges.toml:62:11: screens.list.columns: 0 is out of range 1...8"#,
+            #"ranges.toml:63:14: screens.list.row_height: 1.5 is out of range: expected more than 0 and at most 1"#,
+        ], "got:\n\(c.report)")
+    }
+
     @Test func idleTimeoutIsAtMostAWeek() {
         let scratch = ScratchDirectory()
         let c = ConfigReader(path: scratch.write("k.toml", "idle_timeout = 1e308\n" + minimalConfig()), displayName: "k.toml").check()

@@ -44,7 +44,7 @@ import TestSupport
         let patterns = Set(config.screens.map(\.background.pattern))
         #expect(patterns.isSuperset(of: [.checker, .cross, .circles]))
         let kinds = Set(config.screens.flatMap(\.items).map(\.action.kind))
-        #expect(kinds.isSuperset(of: ["screen", "exec", "spawn", "back", "reload"]))
+        #expect(kinds.isSuperset(of: [.screen, .exec, .spawn, .back, .reload]))
     }
 
     @Test func exampleDecodesToTypedValues() throws {

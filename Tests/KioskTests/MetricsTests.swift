@@ -12,8 +12,8 @@ import Testing
         m.reloadsApplied = 2
         m.reloadsRefused = 1
         m.inputDevices = ["touch": 1, "keyboard": 2, "dial": 1]
-        m.actions = [ActionOutcome("spawn", failed: false): 4, ActionOutcome("exec", failed: true): 1,
-                     ActionOutcome("exec", failed: false): 2]
+        m.actions = [ActionOutcome(.spawn, failed: false): 4, ActionOutcome(.exec, failed: true): 1,
+                     ActionOutcome(.exec, failed: false): 2]
         m.framesPresented = 120
         m.displayPower = .dimmed
         m.displayWakes = 7

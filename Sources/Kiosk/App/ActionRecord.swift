@@ -6,11 +6,11 @@ struct ActionRecord {
     private(set) var counts: [ActionOutcome: Int] = [:]
 
     /// `item`'s `action` is under way or done, with `result` so far.
-    mutating func record(_ item: String, _ action: String, _ result: String) {
-        last = LastAction(item: item, action: action, result: result)
+    mutating func record(_ item: String, _ action: ActionKind, _ result: String) {
+        last = LastAction(item: item, action: action.rawValue, result: result)
     }
 
-    mutating func count(_ action: String, failed: Bool) {
+    mutating func count(_ action: ActionKind, failed: Bool) {
         counts[ActionOutcome(action, failed: failed), default: 0] += 1
     }
 }

@@ -196,8 +196,8 @@ public final class KioskApp: FrameSource {
             open(name, for: item)
         case .back:
             goBack()
-            actions.record(item.label, "back", "ok")
-            actions.count("back", failed: false)
+            actions.record(item.label, .back, "ok")
+            actions.count(.back, failed: false)
         case .exec(let command):
             ask(.exec(command, label: item.label), for: item, "started")
         case .spawn(let command):
@@ -205,7 +205,7 @@ public final class KioskApp: FrameSource {
         case .reload:
             // Its outcome is `kiosk_config_reloads_total`'s.
             ask(.reload, for: item, "requested")
-            actions.count("reload", failed: false)
+            actions.count(.reload, failed: false)
         case .poweroff:
             ask(.poweroff, for: item, "requested")
         case .reboot:
@@ -217,21 +217,21 @@ public final class KioskApp: FrameSource {
     private func open(_ name: String, for item: MenuItem) {
         guard let target = config.screen(named: name) else {
             showBanner("No screen named \(name)", now: now)
-            actions.count("screen", failed: true)
+            actions.count(.screen, failed: true)
             return
         }
         do {
             if lock.isLocked(target) {
                 try lock.showKeypad(for: target, on: navigator, now: now)
-                actions.record(item.label, "screen", "locked: PIN asked for \(name)")
+                actions.record(item.label, .screen, "locked: PIN asked for \(name)")
                 return
             }
             navigator.push(try ScreenFactory.make(target, resources: navigator.resources, showsBack: true), now: now)
-            actions.record(item.label, "screen", "opened \(name)")
-            actions.count("screen", failed: false)
+            actions.record(item.label, .screen, "opened \(name)")
+            actions.count(.screen, failed: false)
         } catch {
             showBanner("Cannot open \(name): \(error)", now: now)
-            actions.count("screen", failed: true)
+            actions.count(.screen, failed: true)
         }
     }
 
@@ -272,11 +272,11 @@ public final class KioskApp: FrameSource {
             banner = nil
             frameNeed.raise(to: .full)
         case .opened(let name):
-            actions.record(name, "screen", "opened \(name)")
-            actions.count("screen", failed: false)
+            actions.record(name, .screen, "opened \(name)")
+            actions.count(.screen, failed: false)
         case .failedToOpen(let name, let error):
             showBanner("Cannot open \(name): \(error)", now: now)
-            actions.count("screen", failed: true)
+            actions.count(.screen, failed: true)
         }
     }
 

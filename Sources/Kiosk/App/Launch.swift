@@ -67,19 +67,21 @@ extension Runtime {
 
 /// Renders screen `name` of `config` as a panel of `width` x `height` turned by `rotation` would
 /// show it, at rest, and writes the PNG: `kiosk render` and the README's pictures.
-public func renderScreen(_ config: KioskConfig, name: String, width: Int, height: Int, rotation: DisplayRotation, to path: String) throws {
+/// `assets`: the config's font and images when a load already decoded them; else they are loaded here.
+public func renderScreen(_ config: KioskConfig, name: String, width: Int, height: Int, rotation: DisplayRotation,
+                         assets: LoadedAssets? = nil, to path: String) throws {
     var shown = config
     shown.home = name
-    try renderHeadless(shown, width: width, height: height, rotation: rotation, to: path)
+    try renderHeadless(shown, width: width, height: height, rotation: rotation, assets: assets, to: path)
 }
 
 /// One frame of `config`'s home screen at rest through a headless output, written as a PNG.
 /// `prepare` may move the app first (a scroll position). Nothing advances: a screen is drawn as
 /// it stands, and no time passes that could report or change anything.
-func renderHeadless(_ config: KioskConfig, width: Int, height: Int, rotation: DisplayRotation, to path: String,
+func renderHeadless(_ config: KioskConfig, width: Int, height: Int, rotation: DisplayRotation, assets: LoadedAssets? = nil, to path: String,
                     prepare: (KioskApp) -> Void = { _ in }) throws {
     let output = try HeadlessOutput(panelWidth: width, panelHeight: height, rotation: rotation)
-    let app = try KioskApp(config: config, width: output.logicalWidth, height: output.logicalHeight, now: 0)
+    let app = try KioskApp(config: config, assets: assets, width: output.logicalWidth, height: output.logicalHeight, now: 0)
     prepare(app)
     let frame = try PixelBuffer(width: output.logicalWidth, height: output.logicalHeight)
     output.present(frame, damage: app.draw(on: Canvas(frame), full: true))

@@ -2,9 +2,12 @@ import Raster
 import Text
 
 /// What a config's screens draw with, loaded before the screens are built: the theme's font and
-/// every image the config names, decoded. Loading it is the slow part of a reload, so on reloads
-/// it is done off the event loop (`ConfigLoadWorker`), and the screens never read a file while
-/// drawing. Not thread-safe (a `Font` fills its glyph cache as it draws): one thread at a time.
+/// every image the config names, decoded. A config load (`ConfigReader.load`) decodes them once,
+/// validates against them and hands them over with the valid config (`LoadedConfig.assets`);
+/// `load` here is for a config that comes without them (tests, the demo, the rescue screen).
+/// Loading them is the slow part of a reload, so on reloads it is done off the event loop
+/// (`ConfigLoadWorker`), and the screens never read a file while drawing. Not thread-safe (a
+/// `Font` fills its glyph cache as it draws): one thread at a time.
 public struct LoadedAssets {
     public let font: Font
     /// Decoded images by the absolute path the config gives. A path that could not be decoded is

@@ -8,6 +8,11 @@ import TOML
 /// types, unknown keys, values outside their set) rather than stopping at the first. Values that
 /// fail are replaced by defaults so that decoding can go on; the result is only meant to be used
 /// when no error was recorded.
+///
+/// Only what a value is: its TOML type, its shape (`[x, y]`, six numbers, a non-empty argv), its
+/// syntax (a colour, a mode, a key name, a PIN hash) and which of a fixed set it names (a style,
+/// an action kind, a rotation). No range is checked here: a number is kept as written, even a
+/// negative number of seconds, and `ConfigValidator` judges it.
 struct ConfigDecoder {
     let problems: DecodingProblems
     /// Directory of the config file, absolute: relative paths resolve against it.
@@ -40,11 +45,7 @@ struct ConfigDecoder {
         if home == nil, !top.has("home"), screens.count > 1 {
             problems.add(at: "home", "missing: with several screens, name the first one (home = \"\(screens[0].name)\")")
         }
-        var idle: Double?
-        if let seconds = top.double("idle_timeout") {
-            if seconds < 0 { top.fail("idle_timeout", "expected seconds >= 0 (0 means never), got \(seconds)") }
-            idle = seconds > 0 ? seconds : nil
-        }
+        let idle = seconds(top, "idle_timeout")
         let transition = top.choice("transition", TransitionStyle.allCases.map(\.rawValue)).flatMap(TransitionStyle.init(rawValue:)) ?? .slide
         let status = top.string("status_file").map { resolve($0) } ?? KioskConfig.defaultStatusFile
         var metrics = top.string("metrics_file")
@@ -82,15 +83,17 @@ struct ConfigDecoder {
         return d
     }
 
+    /// Seconds until something happens; 0 means never (nil). A negative number is kept for the
+    /// validator to refuse.
+    func seconds(_ t: ConfigTableReader, _ key: String) -> Double? {
+        guard let s = t.double(key) else { return nil }
+        return s != 0 ? s : nil
+    }
+
     func decodePower(_ t: ConfigTableReader) -> PowerConfig {
         var p = PowerConfig()
-        func seconds(_ key: String) -> Double? {
-            guard let s = t.double(key) else { return nil }
-            if s < 0 { t.fail(key, "expected seconds >= 0 (0 means never), got \(s)") }
-            return s > 0 ? s : nil
-        }
-        p.dimAfter = seconds("dim_after")
-        p.blankAfter = seconds("blank_after")
+        p.dimAfter = seconds(t, "dim_after")
+        p.blankAfter = seconds(t, "blank_after")
         if let level = t.double("dim_level") { p.dimLevel = level }
         if let name = t.string("backlight") {
             if name.isEmpty || name.contains("/") || name == "." || name == ".." {
@@ -103,7 +106,6 @@ struct ConfigDecoder {
         return p
     }
 
-    /// Types here; ranges in `ConfigValidator`.
     func decodeLock(_ t: ConfigTableReader) -> LockConfig {
         var l = LockConfig()
         if let v = t.int("attempts") { l.attempts = v }
@@ -152,9 +154,7 @@ struct ConfigDecoder {
     func decodeInput(_ t: ConfigTableReader) -> InputConfig {
         var i = InputConfig()
         if let seat = t.string("seat") { i.seat = seat }
-        if let d = t.int("knob_direction") {
-            if d == 1 || d == -1 { i.knobDirection = d } else { t.fail("knob_direction", "expected 1 or -1, got \(d)") }
-        }
+        if let d = t.int("knob_direction") { i.knobDirection = d }
         if let d = t.int("detents_per_item") { i.detentsPerItem = d }
         if let keys = t.table("keys") {
             var k = KeyBindings()
@@ -197,7 +197,7 @@ struct ConfigDecoder {
 
     func decodeScreen(_ t: ConfigTableReader, name: String, background: BackgroundConfig) -> ScreenConfig {
         let style = t.choice("style", ScreenStyle.allCases.map(\.rawValue)).flatMap(ScreenStyle.init(rawValue:))
-        if style == nil, !t.has("style") { t.fail("style", "missing: expected \"arc\", \"dial\" or \"list\"") }
+        if style == nil, !t.has("style") { t.fail("style", "missing: expected \(Self.alternatives(ScreenStyle.allCases.map(\.rawValue)))") }
         let title = t.string("title")
         let screenBackground = t.table("background").map { decodeBackground($0, over: background) } ?? background
         let direction = t.choice("direction", ["ltr", "rtl"]).flatMap(TextDirection.init(rawValue:)) ?? .leftToRight
@@ -210,50 +210,50 @@ struct ConfigDecoder {
         switch style ?? .arc {
         case .arc:
             var a = ArcStyle()
-            if let e = t.choice("edge", ArcEdge.allCases.map(\.rawValue)) {
+            if let e = t.choice(.edge, ArcEdge.allCases.map(\.rawValue)) {
                 a.edge = ArcEdge(rawValue: e)!
-            } else if direction == .rightToLeft, !t.has("edge") {
+            } else if direction == .rightToLeft, !t.has(.edge) {
                 a.edge = .left
             }
-            if let v = t.double("radius_ratio") { a.radiusRatio = v }
-            if let v = t.doubleArray("translation") {
+            if let v = t.double(.radiusRatio) { a.radiusRatio = v }
+            if let v = t.doubleArray(.translation) {
                 if v.count == 2 { a.translation = Point(x: v[0], y: v[1]) } else {
-                    t.fail("translation", "expected [x, y], got \(v.count) numbers")
+                    t.fail(.translation, "expected [x, y], got \(v.count) numbers")
                 }
             }
-            if let v = t.double("rows_visible") { a.rowsVisible = v }
-            if let v = t.double("row_length") { a.rowLength = v }
-            if let v = t.double("row_thickness") { a.rowThickness = v }
-            if let v = t.double("inset") { a.inset = v }
-            if let v = t.bool("wrap") { a.wrap = v }
+            if let v = t.double(.rowsVisible) { a.rowsVisible = v }
+            if let v = t.double(.rowLength) { a.rowLength = v }
+            if let v = t.double(.rowThickness) { a.rowThickness = v }
+            if let v = t.double(.inset) { a.inset = v }
+            if let v = t.bool(.wrap) { a.wrap = v }
             layout = .arc(a)
         case .dial:
             var d = DialStyle()
-            if let v = t.int("slots") { d.slots = v }
-            if let v = t.double("radius") { d.radius = v }
-            if let v = t.double("pointer") { d.pointer = v }
-            if let v = t.bool("wrap") { d.wrap = v }
+            if let v = t.int(.slots) { d.slots = v }
+            if let v = t.double(.radius) { d.radius = v }
+            if let v = t.double(.pointer) { d.pointer = v }
+            if let v = t.bool(.wrap) { d.wrap = v }
             layout = .dial(d)
         case .list:
             var l = ListStyle()
-            if let v = t.int("columns") { l.columns = v }
-            if let v = t.double("row_height") { l.rowHeight = v }
+            if let v = t.int(.columns) { l.columns = v }
+            if let v = t.double(.rowHeight) { l.rowHeight = v }
             layout = .list(l)
         }
         if style == .list {
-            if let tables = t.tables("sections") {
+            if let tables = t.tables(.sections) {
                 for s in tables {
                     let items = s.tables("items")?.map(decodeItem) ?? []
                     if !s.has("items") { s.fail("items", "missing: a section needs at least one [[...items]]") }
                     sections.append(MenuSection(title: s.string("title"), items: items))
                     s.finish()
                 }
-            } else if !t.has("sections") {
-                t.fail("sections", "missing: a list screen needs [[screens.\(name).sections]] with items")
+            } else if !t.has(.sections) {
+                t.fail(.sections, "missing: a list screen needs [[screens.\(name).sections]] with items")
             }
         } else if style != nil {
-            let items = t.tables("items")?.map(decodeItem) ?? []
-            if !t.has("items") { t.fail("items", "missing: a screen needs at least one [[screens.\(name).items]]") }
+            let items = t.tables(.items)?.map(decodeItem) ?? []
+            if !t.has(.items) { t.fail(.items, "missing: a screen needs at least one [[screens.\(name).items]]") }
             sections = [MenuSection(items: items)]
         }
         if let style { rejectOtherStylesKeys(t, style: style) }
@@ -262,49 +262,50 @@ struct ConfigDecoder {
                             direction: direction, pinHash: pinHash)
     }
 
-    /// The keys each style reads, to say "only used with style = ..." rather than "unknown key".
-    static let styleKeys: [(ScreenStyle, [String])] = [
-        (.arc, ["edge", "radius_ratio", "translation", "rows_visible", "row_length", "row_thickness", "inset", "wrap", "items"]),
-        (.dial, ["slots", "radius", "pointer", "wrap", "items"]),
-        (.list, ["columns", "row_height", "sections"]),
-    ]
-
+    /// Refuses the keys of another style (`StyleKey.styles`) saying whose they are, rather than
+    /// calling them unknown.
     private func rejectOtherStylesKeys(_ t: ConfigTableReader, style: ScreenStyle) {
-        let own = Self.styleKeys.first { $0.0 == style }?.1 ?? []
-        for key in t.source.keys.sorted() where !own.contains(key) {
-            let users = Self.styleKeys.filter { $0.1.contains(key) }.map { "\"\($0.0.rawValue)\"" }
-            guard !users.isEmpty else { continue }
-            _ = t.value(key)
-            t.fail(key, "only used with style = \(users.joined(separator: " or ")); this screen is \"\(style.rawValue)\"")
+        for name in t.source.keys.sorted() {
+            guard let key = StyleKey(rawValue: name), !key.styles.contains(style) else { continue }
+            let users = key.styles.map { "\"\($0.rawValue)\"" }
+            _ = t.value(name)
+            t.fail(name, "only used with style = \(users.joined(separator: " or ")); this screen is \"\(style.rawValue)\"")
         }
+    }
+
+    /// `"a", "b" or "c"`.
+    static func alternatives(_ words: [String]) -> String {
+        let quoted = words.map { "\"\($0)\"" }
+        guard quoted.count > 1 else { return quoted.first ?? "" }
+        return quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
     }
 
     func decodeItem(_ t: ConfigTableReader) -> MenuItem {
         let label = t.string("label")
         if label == nil, !t.has("label") { t.fail("label", "missing: every item needs a label") }
         let icon = t.string("icon").map { resolve($0) }
-        let kind = t.choice("action", ItemAction.kinds)
+        let kind = t.choice("action", ActionKind.allCases.map(\.rawValue)).flatMap(ActionKind.init(rawValue:))
         if kind == nil, !t.has("action") {
-            t.fail("action", "missing: expected one of \(ItemAction.kinds.map { "\"\($0)\"" }.joined(separator: ", "))")
+            t.fail("action", "missing: expected one of \(ActionKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
         }
         var action = ItemAction.back
         switch kind {
-        case "screen":
+        case .screen?:
             if let target = t.string("screen") { action = .screen(target) } else if !t.has("screen") {
-                t.fail("screen", "missing: action \"screen\" needs screen = \"NAME\"")
+                t.fail("screen", "missing: action \"\(ActionKind.screen)\" needs screen = \"NAME\"")
             }
-        case "exec", "spawn":
-            if let command = decodeCommand(t) { action = kind == "exec" ? .exec(command) : .spawn(command) }
-        case "reload": action = .reload
-        case "poweroff": action = .poweroff
-        case "reboot": action = .reboot
-        default: action = .back
+        case .exec?, .spawn?:
+            if let command = decodeCommand(t) { action = kind == .exec ? .exec(command) : .spawn(command) }
+        case .reload?: action = .reload
+        case .poweroff?: action = .poweroff
+        case .reboot?: action = .reboot
+        case .back?, nil: action = .back
         }
-        if kind != "screen", t.has("screen") { _ = t.value("screen"); t.fail("screen", "only used with action = \"screen\"") }
-        if kind != "exec", kind != "spawn" {
+        if kind != .screen, t.has("screen") { _ = t.value("screen"); t.fail("screen", "only used with action = \"\(ActionKind.screen)\"") }
+        if kind != .exec, kind != .spawn {
             for key in ["command", "env"] where t.has(key) {
                 _ = t.value(key)
-                t.fail(key, "only used with action = \"exec\" or \"spawn\"")
+                t.fail(key, "only used with action = \"\(ActionKind.exec)\" or \"\(ActionKind.spawn)\"")
             }
         }
         t.finish()
@@ -344,4 +345,16 @@ struct ConfigDecoder {
     private func suggestedArgv(_ text: String) -> String {
         text.split(separator: " ").prefix(8).map { TOMLSyntax.quoted(String($0)) }.joined(separator: ", ")
     }
+}
+
+/// The accessors for a style's own keys (`StyleKey`), so that the decoder spells none of them.
+private extension ConfigTableReader {
+    func has(_ key: StyleKey) -> Bool { has(key.rawValue) }
+    func fail(_ key: StyleKey, _ message: String) { fail(key.rawValue, message) }
+    func int(_ key: StyleKey) -> Int? { int(key.rawValue) }
+    func double(_ key: StyleKey) -> Double? { double(key.rawValue) }
+    func bool(_ key: StyleKey) -> Bool? { bool(key.rawValue) }
+    func doubleArray(_ key: StyleKey) -> [Double]? { doubleArray(key.rawValue) }
+    func choice(_ key: StyleKey, _ choices: [String]) -> String? { choice(key.rawValue, choices) }
+    func tables(_ key: StyleKey) -> [ConfigTableReader]? { tables(key.rawValue) }
 }

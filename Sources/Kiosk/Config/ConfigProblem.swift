@@ -45,6 +45,7 @@ public struct ConfigKeyPath: Hashable, Sendable, CustomStringConvertible, Expres
 
     public func appending(_ key: String) -> ConfigKeyPath { ConfigKeyPath(components + [.key(key)]) }
     public func appending(index: Int) -> ConfigKeyPath { ConfigKeyPath(components + [.index(index)]) }
+    public func appending(_ key: StyleKey) -> ConfigKeyPath { appending(key.rawValue) }
 
     public var description: String {
         var text = ""

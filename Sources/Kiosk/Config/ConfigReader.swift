@@ -17,15 +17,16 @@ public struct ConfigCheck: Sendable {
     public var report: String { problems.map(\.description).joined(separator: "\n") }
 }
 
-/// The config reader: reads, decodes and validates the config at `path`. What `kiosk check-config`
-/// runs, and what the kiosk runs at start-up and on every reload. Decoding problems (syntax,
-/// types, unknown keys) come with their line; when there are any, validation is skipped, since
-/// the values it would check are not known. Never crashes on bad input, never stops at the first
-/// problem.
+/// The config reader: reads, decodes and validates the config at `path`, and decodes the font and
+/// images it names, once (`load`). What `kiosk check-config` and `kiosk render` run, and what the
+/// kiosk runs at start-up and on every reload. Decoding problems (syntax, types, unknown keys)
+/// come with their line; when there are any, the assets are not loaded and validation is skipped,
+/// since the values it would check are not known. Never crashes on bad input, never stops at the
+/// first problem.
 ///
 /// Checked again and again (live reload), the text is parsed again only when it changed: inotify
 /// reports several events for one write, and parsing identical bytes again would be wasted work.
-/// Validation always runs again: a missing font may have been installed.
+/// The assets are decoded and validation runs again every time: a missing font may have been installed.
 ///
 /// Each check pins the file's directory first (`ConfigSource`): the TOML and the images it names
 /// come from the same release even when a fleet swaps the directory's symlink meanwhile.
@@ -59,7 +60,12 @@ public final class ConfigReader {
         return ConfigValues.resolve(named, against: source.directory)
     }
 
-    public func check() -> ConfigCheck {
+    /// The whole load: the file read, parsed (when its text changed), decoded; then, when it
+    /// decoded, its font and images decoded (`ConfigAssets`) and the config validated against
+    /// them. The assets come with the check when the config is valid, ready to draw with.
+    /// `shouldStop` is asked between images; once it says yes, the load ends unusable, for a
+    /// caller who will throw it away (a newer file superseded it).
+    public func load(request: UInt64 = 0, shouldStop: () -> Bool = { false }) -> LoadedConfig {
         let decoded: Decoded
         let source = ConfigSource.pin(path)
         do {
@@ -72,12 +78,15 @@ public final class ConfigReader {
                 (lastText, lastDirectory, lastDecoded) = (text, source.directory, decoded)
             }
         } catch {
-            return ConfigCheck(fileError: error, file: displayName)
+            return LoadedConfig(request: request, check: ConfigCheck(fileError: error, file: displayName), assets: nil)
         }
-        var check = ConfigCheck(validating: decoded, file: displayName, searchPath: searchPath)
-        check.source = source.file
-        return check
+        var loaded = Self.validate(decoded, file: displayName, searchPath: searchPath, request: request, shouldStop: shouldStop)
+        loaded.check.source = source.file
+        return loaded
     }
+
+    /// `load()`'s verdict alone, for a caller that draws nothing.
+    public func check() -> ConfigCheck { load().check }
 
     /// Checks config `bytes` as if they were the file `file` in `baseDirectory`: the whole reader
     /// without the file system read, for the fuzz target and for tests.
@@ -88,7 +97,23 @@ public final class ConfigReader {
         } catch {
             return ConfigCheck(fileError: error, file: file)
         }
-        return ConfigCheck(validating: decode(text: text, file: file, baseDirectory: baseDirectory), file: file, searchPath: searchPath)
+        return validate(decode(text: text, file: file, baseDirectory: baseDirectory), file: file, searchPath: searchPath).check
+    }
+
+    /// Decodes the assets of a decoded config and validates it against them; nothing to do for a
+    /// config that did not decode.
+    static func validate(_ decoded: Decoded, file: String, searchPath: String?, request: UInt64 = 0,
+                         shouldStop: () -> Bool = { false }) -> LoadedConfig {
+        guard let config = decoded.config else {
+            return LoadedConfig(request: request, check: ConfigCheck(config: nil, problems: decoded.problems.inReadingOrder()), assets: nil)
+        }
+        let assets = ConfigAssets.decode(config, shouldStop: shouldStop)
+        guard assets.complete else {
+            let stopped = ConfigProblem(.error, file: file, at: ConfigLocation(), "load stopped before its images were decoded")
+            return LoadedConfig(request: request, check: ConfigCheck(config: nil, problems: [stopped]), assets: nil)
+        }
+        let check = ConfigCheck(validating: decoded, config: config, assets: assets, file: file, searchPath: searchPath)
+        return LoadedConfig(request: request, check: check, assets: check.isValid ? assets.loaded : nil)
     }
 
     /// A decoded config, or the problems that prevent one.
@@ -138,14 +163,10 @@ extension ConfigCheck {
         self.init(config: nil, problems: [ConfigProblem(.error, file: file, at: location, error.description)])
     }
 
-    /// Validates a decoded config; decoding problems leave nothing to validate.
-    init(validating decoded: ConfigReader.Decoded, file: String, searchPath: String?) {
-        guard let config = decoded.config else {
-            self.init(config: nil, problems: decoded.problems.inReadingOrder())
-            return
-        }
+    /// Validates `config`, decoded as `decoded`, against the assets its load decoded.
+    init(validating decoded: ConfigReader.Decoded, config: KioskConfig, assets: ConfigAssets, file: String, searchPath: String?) {
         var problems = decoded.problems
-        for var problem in ConfigValidator(file: file, searchPath: searchPath).validate(config) {
+        for var problem in ConfigValidator(file: file, searchPath: searchPath).validate(config, assets: assets) {
             if problem.location.line == nil, let locator = decoded.locator {
                 problem.location = locator.location(of: problem.location.keyPath)
             }

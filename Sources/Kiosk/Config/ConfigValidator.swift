@@ -6,6 +6,13 @@ import TOML
 /// Checks a decoded config against everything the running kiosk would meet: fonts and images that
 /// load, commands that can start, screens that exist, values in their ranges. Collects every
 /// problem, not just the first, so that `kiosk check-config` lists all of them at once.
+///
+/// The one place for every rule about a decoded value: ranges (every number's bounds, including
+/// "seconds >= 0"), relations between values, references (screens, keys the kiosk reads) and the
+/// files named. `ConfigDecoder` decides only what a value is (its type, its shape, which of a
+/// fixed set of words or numbers it names); it checks no range. The font and images are not
+/// loaded here: `ConfigAssets` decoded them once for this load, and their problems are reported
+/// from it.
 public struct ConfigValidator {
     /// Colon-separated directories where bare command names are looked up.
     public var searchPath: String
@@ -17,28 +24,35 @@ public struct ConfigValidator {
         self.searchPath = searchPath ?? getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
     }
 
+    /// Validates `config`, loading its font and images for the purpose (`ConfigReader` validates
+    /// against the assets its load decoded instead).
     public func validate(_ config: KioskConfig) -> [ConfigProblem] {
-        var run = ValidationRun(file: file, searchPath: searchPath)
+        validate(config, assets: ConfigAssets.decode(config))
+    }
+
+    /// Validates `config`; its font and image problems are those `assets` (decoded from `config`) found.
+    func validate(_ config: KioskConfig, assets: ConfigAssets) -> [ConfigProblem] {
+        var run = ValidationRun(file: file, searchPath: searchPath, assets: assets)
         run.check(config)
         return run.problems
     }
 }
 
-/// One validation pass: its problems, and the files already loaded (an icon used ten times is
-/// decoded once, and counted once towards the images' total size).
+/// One validation pass: its problems, against the assets the load decoded (an icon used ten times
+/// was decoded once, and counted once towards the images' total size; each key naming a bad one
+/// is reported).
 private struct ValidationRun {
     let file: String
     let searchPath: String
+    let assets: ConfigAssets
     var problems: [ConfigProblem] = []
-    private var checkedFiles: [String: String?] = [:]
-    /// Pixels of the distinct images checked so far, from their headers.
-    private var imagePixels = 0
     /// The theme's font once it loaded, to check the config's text against.
     private var font: Font?
 
-    init(file: String, searchPath: String) {
+    init(file: String, searchPath: String, assets: ConfigAssets) {
         self.file = file
         self.searchPath = searchPath
+        self.assets = assets
     }
 
     mutating func fail(_ path: ConfigKeyPath, _ message: String) {
@@ -71,8 +85,20 @@ private struct ValidationRun {
         v == v.rounded() && Swift.abs(v) < 1e15 ? String(Int(v)) : "\(v)"
     }
 
+    /// Seconds until something happens, 0 (decoded as nil) meaning never: at most a week.
+    mutating func seconds(_ value: Double?, _ path: ConfigKeyPath) {
+        guard let value else { return }
+        if value < 0 {
+            fail(path, "expected seconds >= 0 (0 means never), got \(value)")
+        } else {
+            range(value, 0...Self.week, path)
+        }
+    }
+
+    static let week = 604_800.0
+
     mutating func check(_ config: KioskConfig) {
-        if let idle = config.idleTimeout { range(idle, 0...604_800, "idle_timeout") }
+        seconds(config.idleTimeout, "idle_timeout")
         // Works, but node_exporter's textfile collector would never read it.
         if let metrics = config.metricsFile, !metrics.hasSuffix(".prom") {
             warn("metrics_file", "node_exporter's textfile collector reads only *.prom files")
@@ -90,10 +116,12 @@ private struct ValidationRun {
     // MARK: Power, theme, background, input
 
     mutating func checkPower(_ power: PowerConfig) {
-        let week = 604_800.0
-        if let dim = power.dimAfter { range(dim, 0...week, "power.dim_after") }
-        if let blank = power.blankAfter { range(blank, 0...week, "power.blank_after") }
+        seconds(power.dimAfter, "power.dim_after")
+        seconds(power.blankAfter, "power.blank_after")
         range(power.dimLevel, above: 0, upTo: 1, "power.dim_level")
+        // Negative times are reported above, alone: no relation or warning is drawn from them.
+        if let dim = power.dimAfter, dim < 0 { return }
+        if let blank = power.blankAfter, blank < 0 { return }
         if let dim = power.dimAfter, let blank = power.blankAfter, dim >= blank {
             fail("power.dim_after", "\(number(dim)) s is not before blank_after (\(number(blank)) s): the panel would be off before it dims")
         }
@@ -109,7 +137,8 @@ private struct ValidationRun {
     }
 
     mutating func checkTheme(_ theme: ThemeConfig) {
-        font = checkFont(theme.font, at: "theme.font")
+        if let problem = assets.fontProblem { fail("theme.font", problem) }
+        font = assets.font
         range(theme.textSize, above: 0, upTo: 1, "theme.text_size")
         range(theme.titleSize, above: 0, upTo: 0.5, "theme.title_size")
         range(theme.rowOpacity, 0...1, "theme.row_opacity")
@@ -156,6 +185,9 @@ private struct ValidationRun {
 
     mutating func checkInput(_ input: InputConfig) {
         if input.seat.isEmpty { fail("input.seat", "empty: expected a seat name such as \"seat0\"") }
+        if input.knobDirection != 1, input.knobDirection != -1 {
+            fail("input.knob_direction", "expected 1 or -1, got \(input.knobDirection)")
+        }
         range(input.detentsPerItem, 1...100, "input.detents_per_item")
         let bindings = [("next", input.keys.next), ("previous", input.keys.previous),
                         ("select", input.keys.select), ("back", input.keys.back)]
@@ -202,27 +234,27 @@ private struct ValidationRun {
         checkBackground(screen.background, at: base.appending("background"), inherited: globalBackground)
         switch screen.layout {
         case .arc(let a):
-            range(a.radiusRatio, above: 0, upTo: 10, base.appending("radius_ratio"))
-            range(a.rowsVisible, above: 0, upTo: 100, base.appending("rows_visible"))
-            if let length = a.rowLength { range(length, above: 0, upTo: 1, base.appending("row_length")) }
-            range(a.rowThickness, above: 0, upTo: 1, base.appending("row_thickness"))
-            range(a.inset, -1080...1080, base.appending("inset"))
-            range(a.translation.x, -10000...10000, base.appending("translation").appending(index: 0))
-            range(a.translation.y, -10000...10000, base.appending("translation").appending(index: 1))
+            range(a.radiusRatio, above: 0, upTo: 10, base.appending(StyleKey.radiusRatio))
+            range(a.rowsVisible, above: 0, upTo: 100, base.appending(StyleKey.rowsVisible))
+            if let length = a.rowLength { range(length, above: 0, upTo: 1, base.appending(StyleKey.rowLength)) }
+            range(a.rowThickness, above: 0, upTo: 1, base.appending(StyleKey.rowThickness))
+            range(a.inset, -1080...1080, base.appending(StyleKey.inset))
+            range(a.translation.x, -10000...10000, base.appending(StyleKey.translation).appending(index: 0))
+            range(a.translation.y, -10000...10000, base.appending(StyleKey.translation).appending(index: 1))
         case .dial(let d):
-            range(d.slots, 1...64, base.appending("slots"))
-            range(d.radius, above: 0, upTo: 0.5, base.appending("radius"))
-            range(d.pointer, -360...360, base.appending("pointer"))
+            range(d.slots, 1...64, base.appending(StyleKey.slots))
+            range(d.radius, above: 0, upTo: 0.5, base.appending(StyleKey.radius))
+            range(d.pointer, -360...360, base.appending(StyleKey.pointer))
         case .list(let l):
-            range(l.columns, 1...8, base.appending("columns"))
-            range(l.rowHeight, above: 0, upTo: 1, base.appending("row_height"))
+            range(l.columns, 1...8, base.appending(StyleKey.columns))
+            range(l.rowHeight, above: 0, upTo: 1, base.appending(StyleKey.rowHeight))
         }
         if screen.items.isEmpty {
-            let key = screen.style == .list ? "sections" : "items"
+            let key: StyleKey = screen.style == .list ? .sections : .items
             fail(base.appending(key), "screen \"\(screen.name)\" has no items; add at least one")
         }
         for (s, section) in screen.sections.enumerated() {
-            let sectionPath = screen.style == .list ? base.appending("sections").appending(index: s) : base
+            let sectionPath = screen.style == .list ? base.appending(StyleKey.sections).appending(index: s) : base
             if screen.style == .list, section.items.isEmpty {
                 fail(sectionPath.appending("items"), "section has no items")
             }
@@ -273,21 +305,6 @@ private struct ValidationRun {
 
     // MARK: Files and programs
 
-    /// The theme's font, loaded as the kiosk will load it: a file (checked as a readable file
-    /// first), or a family name that fontconfig must have.
-    mutating func checkFont(_ name: String, at key: ConfigKeyPath) -> Font? {
-        if Font.namesFile(name), let problem = fileProblem(name) {
-            fail(key, problem)
-            return nil
-        }
-        do {
-            return try Font(named: name)
-        } catch {
-            fail(key, Font.namesFile(name) ? "\"\(name)\" cannot be loaded as a font: \(error)" : "\(error)")
-            return nil
-        }
-    }
-
     /// "U+0627": how Unicode names a code point.
     static func codePoint(_ s: Unicode.Scalar) -> String {
         let hex = String(s.value, radix: 16, uppercase: true)
@@ -316,7 +333,7 @@ private struct ValidationRun {
             check(screen.title, base.appending("title"), "title")
             if screen.style == .list {
                 for (s, section) in screen.sections.enumerated() {
-                    let sectionPath = base.appending("sections").appending(index: s)
+                    let sectionPath = base.appending(StyleKey.sections).appending(index: s)
                     check(section.title, sectionPath.appending("title"), "section title")
                     for (i, item) in section.items.enumerated() {
                         check(item.label, sectionPath.appending("items").appending(index: i).appending("label"), "label")
@@ -324,98 +341,29 @@ private struct ValidationRun {
                 }
             } else {
                 for (i, item) in screen.items.enumerated() {
-                    check(item.label, base.appending("items").appending(index: i).appending("label"), "label")
+                    check(item.label, base.appending(StyleKey.items).appending(index: i).appending("label"), "label")
                 }
             }
         }
     }
 
-    /// An image the screens will draw: its header first, so that one too large to decode is refused
-    /// without decoding it; then its size against what all the config's images may take
-    /// together; then a whole decode, which finds damaged pixel data. Each path is checked once.
+    /// An image the screens will draw: reported at every key that names it when the load could
+    /// not decode it (`ConfigAssets` says why: missing, unreadable, too large alone or together
+    /// with the others, damaged).
     mutating func checkPNG(_ path: String, at key: ConfigKeyPath) {
-        let problem: String?
-        if let known = checkedFiles[path] {
-            problem = known
-        } else {
-            problem = fileProblem(path) ?? imageProblem(path)
-            checkedFiles[path] = problem
-        }
-        if let problem { fail(key, problem) }
-    }
-
-    private mutating func imageProblem(_ path: String) -> String? {
-        let header: PNGCodec.Header
-        do {
-            header = try PNGCodec.header(path: path)
-        } catch {
-            return Self.describe(error, path: path)
-        }
-        imagePixels += header.width * header.height
-        if imagePixels > LoadedAssets.maximumTotalPixels {
-            return "\"\(path)\" (\(header.width)x\(header.height)) brings the images this config names to \(imagePixels) pixels, "
-                + "more than the \(LoadedAssets.maximumTotalPixels) (\((LoadedAssets.maximumTotalPixels * 4) >> 20) MiB decoded) "
-                + "the kiosk holds; use smaller images"
-        }
-        do {
-            _ = try PNGCodec.read(path: path)
-            return nil
-        } catch {
-            return Self.describe(error, path: path)
-        }
-    }
-
-    /// A size refusal names the file itself; anything else says the file is not a usable PNG.
-    private static func describe(_ error: RasterError, path: String) -> String {
-        if case .imageTooLarge = error { return error.description }
-        return "\"\(path)\" cannot be loaded as a PNG: \(error)"
-    }
-
-    /// Runs `load` once per path after checking that the path is a readable regular file.
-    private mutating func cachedCheck(_ path: String, _ load: () -> String?) -> String? {
-        if let known = checkedFiles[path] { return known }
-        let result = fileProblem(path) ?? load()
-        checkedFiles[path] = result
-        return result
-    }
-
-    /// Why `path` is not a readable regular file, or nil.
-    private func fileProblem(_ path: String) -> String? {
-        regularFileProblem(path, access: R_OK) { "is not readable: \(String(cString: strerror($0)))" }
-    }
-
-    /// Why `path` is not a regular file that `access(2)` allows `mode` on, or nil; `denied`
-    /// words a refusal from its errno.
-    private func regularFileProblem(_ path: String, access mode: Int32, denied: (Int32) -> String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            let error = errno
-            guard error == ENOENT else { return "\"\(path)\": \(String(cString: strerror(error)))" }
-            if let dangling = ConfigSource.danglingLink(in: path) {
-                return "\"\(path)\" does not exist: \(dangling.link) is a symlink to \"\(dangling.target)\", which does not exist"
-            }
-            return "\"\(path)\" does not exist"
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else { return "\"\(path)\" is not a regular file" }
-        guard access(path, mode) == 0 else { return "\"\(path)\" \(denied(errno))" }
-        return nil
+        if let problem = assets.imageProblems[path] { fail(key, problem) }
     }
 
     mutating func checkCommand(_ command: Command, at path: ConfigKeyPath) {
         guard let program = command.argv.first else { return }  // reported while decoding
         if program.contains("/") {
-            if let problem = executableProblem(program) { fail(path.appending(index: 0), problem) }
+            if let problem = FileCheck.executableProblem(program) { fail(path.appending(index: 0), problem) }
             return
         }
         let directories = searchPath.split(separator: ":").map(String.init).filter { !$0.isEmpty }
-        let found = directories.contains { executableProblem($0 + "/" + program) == nil }
+        let found = directories.contains { FileCheck.executableProblem($0 + "/" + program) == nil }
         if !found {
             fail(path.appending(index: 0), "\"\(program)\" is not found in PATH (\(searchPath)); give an absolute path or install it")
         }
-    }
-
-    /// Why `path` cannot be executed, or nil.
-    private func executableProblem(_ path: String) -> String? {
-        regularFileProblem(path, access: X_OK) { _ in "is not executable" }
     }
 }

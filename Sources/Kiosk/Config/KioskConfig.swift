@@ -353,6 +353,38 @@ public struct ScreenConfig: Sendable, Equatable {
 
 public enum ScreenStyle: String, CaseIterable, Sendable, Equatable {
     case arc, dial, list
+
+    /// The keys of `[screens.NAME]` this style reads beside the common ones, in the order it reads them.
+    public var keys: [StyleKey] { StyleKey.allCases.filter { $0.styles.contains(self) } }
+}
+
+/// The keys of a `[screens.NAME]` table that belong to its style, spelled once: the decoder reads
+/// them by these names, the validator's messages name them so, and a key of another style is
+/// refused saying whose it is ("only used with style = ..."). Listed in the order a style reads them.
+public enum StyleKey: String, CaseIterable, Sendable {
+    case edge
+    case radiusRatio = "radius_ratio"
+    case translation
+    case rowsVisible = "rows_visible"
+    case rowLength = "row_length"
+    case rowThickness = "row_thickness"
+    case inset
+    case slots, radius, pointer
+    case wrap
+    case items
+    case columns
+    case rowHeight = "row_height"
+    case sections
+
+    /// The styles that read this key.
+    public var styles: [ScreenStyle] {
+        switch self {
+        case .edge, .radiusRatio, .translation, .rowsVisible, .rowLength, .rowThickness, .inset: return [.arc]
+        case .slots, .radius, .pointer: return [.dial]
+        case .wrap, .items: return [.arc, .dial]
+        case .columns, .rowHeight, .sections: return [.list]
+        }
+    }
 }
 
 /// The style of a screen with its parameters.
@@ -461,20 +493,30 @@ public enum ItemAction: Sendable, Equatable {
     case poweroff
     case reboot
 
-    /// The name used in the config's `action` key.
-    public var kind: String {
+    /// Its kind, as the config's `action` key names it.
+    public var kind: ActionKind {
         switch self {
-        case .screen: return "screen"
-        case .exec: return "exec"
-        case .spawn: return "spawn"
-        case .back: return "back"
-        case .reload: return "reload"
-        case .poweroff: return "poweroff"
-        case .reboot: return "reboot"
+        case .screen: return .screen
+        case .exec: return .exec
+        case .spawn: return .spawn
+        case .back: return .back
+        case .reload: return .reload
+        case .poweroff: return .poweroff
+        case .reboot: return .reboot
         }
     }
+}
 
-    public static let kinds = ["screen", "exec", "spawn", "back", "reload", "poweroff", "reboot"]
+/// The kinds of item action, spelled once: the raw values are the config's `action` words, the
+/// order is the one messages list them in, and the status file's `last_action.action` and the
+/// metrics' `kiosk_actions_total{action=...}` name actions by them (`Effect.kind`, `ActionOutcome`).
+public enum ActionKind: String, CaseIterable, Sendable, Hashable, Comparable, CustomStringConvertible {
+    case screen, exec, spawn, back, reload, poweroff, reboot
+
+    public var description: String { rawValue }
+
+    /// By name, as the metrics list them.
+    public static func < (a: ActionKind, b: ActionKind) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// A program to run: an argv array, never a shell string.

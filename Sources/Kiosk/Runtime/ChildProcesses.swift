@@ -41,7 +41,7 @@ final class ChildProcesses {
             // --no-ask-password: systemctl would otherwise start a polkit agent (pkttyagent) on its
             // stdin, the kiosk's tty1, which is in graphics mode: a password prompt there nobody can
             // see or answer would keep the request hanging instead of refused.
-            return Command(argv: ["systemctl", "--no-ask-password", effect.kind])
+            return Command(argv: ["systemctl", "--no-ask-password", effect.kind.rawValue])
         case .reload:
             return nil
         }

@@ -84,9 +84,7 @@ public enum ActionRequest: Equatable, Sendable {
     public var label: String {
         switch self {
         case .exec(_, let label), .spawn(_, let label): return label
-        case .reload: return "reload"
-        case .poweroff: return "poweroff"
-        case .reboot: return "reboot"
+        case .reload, .poweroff, .reboot: return kind.rawValue
         }
     }
 
@@ -98,14 +96,14 @@ public enum ActionRequest: Equatable, Sendable {
         }
     }
 
-    /// The action's kind as the status file names it.
-    public var kind: String {
+    /// The item action it carries out, as the status file and the metrics name it.
+    public var kind: ActionKind {
         switch self {
-        case .exec: return "exec"
-        case .spawn: return "spawn"
-        case .reload: return "reload"
-        case .poweroff: return "poweroff"
-        case .reboot: return "reboot"
+        case .exec: return .exec
+        case .spawn: return .spawn
+        case .reload: return .reload
+        case .poweroff: return .poweroff
+        case .reboot: return .reboot
         }
     }
 }

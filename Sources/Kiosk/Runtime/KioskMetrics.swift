@@ -65,7 +65,7 @@ public struct KioskMetrics: Equatable, Sendable {
         for (kind, n) in inputDevices.sorted(by: { $0.key < $1.key }) { sample("kiosk_input_devices", [("kind", kind)], String(n)) }
         family("kiosk_actions_total", "counter", "Menu actions by how they ended (a program's when it exits).")
         for (a, n) in actions.sorted(by: { ($0.key.action, $0.key.failed ? 1 : 0) < ($1.key.action, $1.key.failed ? 1 : 0) }) {
-            sample("kiosk_actions_total", [("action", a.action), ("result", a.failed ? "failed" : "ok")], String(n))
+            sample("kiosk_actions_total", [("action", a.action.rawValue), ("result", a.failed ? "failed" : "ok")], String(n))
         }
         family("kiosk_frames_total", "counter", "Frames handed to the display.")
         sample("kiosk_frames_total", [], String(framesPresented))
@@ -105,9 +105,9 @@ public struct KioskMetrics: Equatable, Sendable {
 
 /// A menu action and whether it failed, the key of `kiosk_actions_total`.
 public struct ActionOutcome: Hashable, Sendable {
-    public var action: String
+    public var action: ActionKind
     public var failed: Bool
-    public init(_ action: String, failed: Bool) {
+    public init(_ action: ActionKind, failed: Bool) {
         self.action = action
         self.failed = failed
     }
