@@ -26,19 +26,8 @@ public final class FrameScheduler: OutputDelegate {
     public private(set) var drawTime = Histogram(bounds: Histogram.frameDrawBounds)
     /// Told (from the loop) each time a frame reached the screen, with the count so far.
     var onShown: (Int) -> Void = { _ in }
-    /// The oldest input not yet in a presented frame, and the input carried by the frame in flight.
-    private var unshownInput: (time: Double, kind: String)?
-    private var inFlightInput: (time: Double, kind: String)?
-    /// The scroll position in the frame in flight, and in the frame on screen (for screenshots).
-    private var inFlightPosition = ScrollOffset.zero
-    private(set) var shownPosition = ScrollOffset.zero
-    /// Input-to-screen latencies, by the kind of input, and of all inputs together.
-    private var latencies: [String: LatencyRecord] = [:]
-    private var allLatencies = LatencyRecord()
-    /// Input that woke the panel: its time until the first frame after it is on screen.
-    private var unshownWake: Double?
-    private var inFlightWake: Double?
-    private(set) var wakeLatencies = LatencyRecord()
+    /// What each frame carries to the screen: input to measure, the scroll position.
+    private var frameContents = FrameContents()
 
     init(source: FrameSource, output: Output) throws {
         self.source = source
@@ -62,12 +51,16 @@ public final class FrameScheduler: OutputDelegate {
     }
 
     /// Input at kernel time `time` changed the state: its frame's arrival on screen is measured.
-    func noteInput(time: Double, kind: String) {
-        if unshownInput == nil { unshownInput = (time, kind) }
-    }
+    func noteInput(time: Double, kind: String) { frameContents.noteInput(time: time, kind: kind) }
 
     /// Input at kernel time `time` woke the panel: the first frame after it is measured.
-    func noteWake(time: Double) { unshownWake = time }
+    func noteWake(time: Double) { frameContents.noteWake(time: time) }
+
+    /// The scroll position in the frame on screen (for screenshots).
+    var shownPosition: ScrollOffset { frameContents.shownPosition }
+
+    /// One line per kind of input: median, 99th percentile and worst input-to-screen latency.
+    var latencySummary: [String] { frameContents.latencySummary }
 
     /// The output's logical size changed (another display, a mode set): the source lays out
     /// again and the frame buffer follows. The runtime calls this at the start of a pass, so that
@@ -99,25 +92,14 @@ public final class FrameScheduler: OutputDelegate {
         outputNeed = .none
         presented += 1
         drawTime.observe(MonotonicClock.now() - started)
-        inFlightInput = unshownInput
-        unshownInput = nil
-        inFlightWake = unshownWake
-        unshownWake = nil
-        inFlightPosition = position
+        frameContents.presented(position: position)
     }
 
     // MARK: OutputDelegate
 
     public func outputPresented() {
         shown += 1
-        if let input = inFlightInput, let at = output.lastPresentedTime {
-            latencies[input.kind, default: LatencyRecord()].add(at - input.time)
-            allLatencies.add(at - input.time)
-        }
-        inFlightInput = nil
-        if let wake = inFlightWake, let at = output.lastPresentedTime { wakeLatencies.add(at - wake) }
-        inFlightWake = nil
-        shownPosition = inFlightPosition
+        frameContents.shown(at: output.lastPresentedTime)
         onShown(shown)
         if source.frameNeed != .none || source.isAnimating || outputNeed != .none { requestPass() }
     }
@@ -129,6 +111,55 @@ public final class FrameScheduler: OutputDelegate {
 
     /// Nothing to draw, but the metrics say whether a display is connected.
     public func outputConnectionChanged() { requestPass() }
+}
+
+/// What the frame in flight and the frame on screen carry: the oldest input not yet on screen
+/// (its input-to-screen latency is measured when its frame is shown), the input that woke the
+/// panel, and the scroll position (screenshots record it).
+struct FrameContents {
+    /// Input at kernel time `time` from a device of `kind`.
+    private struct Input {
+        var time: Double
+        var kind: String
+    }
+
+    private var unshownInput: Input?
+    private var inFlightInput: Input?
+    private var unshownWake: Double?
+    private var inFlightWake: Double?
+    private var inFlightPosition = ScrollOffset.zero
+    private(set) var shownPosition = ScrollOffset.zero
+    /// Input-to-screen latencies by the kind of input, of all inputs together, and of waking input.
+    private var latencies: [String: LatencyRecord] = [:]
+    private var allLatencies = LatencyRecord()
+    private var wakeLatencies = LatencyRecord()
+
+    mutating func noteInput(time: Double, kind: String) {
+        if unshownInput == nil { unshownInput = Input(time: time, kind: kind) }
+    }
+
+    mutating func noteWake(time: Double) { unshownWake = time }
+
+    /// A frame showing `position` was handed to the output: it carries the input not yet shown.
+    mutating func presented(position: ScrollOffset) {
+        inFlightInput = unshownInput
+        unshownInput = nil
+        inFlightWake = unshownWake
+        unshownWake = nil
+        inFlightPosition = position
+    }
+
+    /// The frame in flight reached the screen at `time` (nil: the output cannot say when).
+    mutating func shown(at time: Double?) {
+        if let input = inFlightInput, let at = time {
+            latencies[input.kind, default: LatencyRecord()].add(at - input.time)
+            allLatencies.add(at - input.time)
+        }
+        inFlightInput = nil
+        if let wake = inFlightWake, let at = time { wakeLatencies.add(at - wake) }
+        inFlightWake = nil
+        shownPosition = inFlightPosition
+    }
 
     /// One line per kind of input: median, 99th percentile and worst input-to-screen latency.
     var latencySummary: [String] {
