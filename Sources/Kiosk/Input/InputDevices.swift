@@ -41,7 +41,9 @@ public final class InputDevices {
         return counts
     }
 
-    /// Another program has the screen and input: stop reading until `resume()`.
-    public func suspend() { libinput?.suspend() }
+    /// Another program has the screen and input: stop reading until `resume()`. Returns the events
+    /// of letting the devices go (see `LibinputContext.suspend`).
+    @discardableResult
+    public func suspend() -> [RawInputEvent] { libinput?.suspend() ?? [] }
     public func resume() { libinput?.resume() }
 }

@@ -64,7 +64,14 @@ public final class LibinputContext {
     public var fd: Int32 { libinput_get_fd(context) }
 
     /// Stops reading devices (another program has the screen and input); `resume()` reopens them.
-    public func suspend() { libinput_suspend(context) }
+    /// Returns what libinput says as it lets them go (a release for each key still down, such as
+    /// the Enter that started an `exec` item, a cancel for a touch; each removal is logged): left
+    /// in its queue, that would arrive with the first real input after the program.
+    @discardableResult
+    public func suspend() -> [RawInputEvent] {
+        libinput_suspend(context)
+        return dispatch()
+    }
     public func resume() { _ = libinput_resume(context) }
 
     /// Reads what libinput has and returns it as raw events.

@@ -63,8 +63,13 @@ final class InputPipeline {
     func screenChanged() { router.knob.reset() }
 
     func suspend() {
+        // What letting the devices go says (a release for the Enter that started the program, a
+        // touch cancel) is routed now, before the program runs, as the end of the input that came
+        // before: left in libinput's queue it arrived with the first real input after the program
+        // and counted as input, waking a blanked panel and letting that real input through.
+        let lettingGo = devices?.suspend() ?? []
+        for event in lettingGo { route(event) }
         isSuspended = true
-        devices?.suspend()
     }
 
     func resume() {

@@ -40,6 +40,7 @@ struct device {
     int width, height;   /* touch only */
     int tracking;        /* next ABS_MT_TRACKING_ID */
     int hires_acc;       /* wheel: hi-res units not yet reported as a detent */
+    int held, x, y;      /* touch: a finger left down by 'down' (moved by 'move', lifted by 'up') and where */
     char node[64];       /* /dev/input/eventN */
 };
 
@@ -172,6 +173,7 @@ static int cmd_add(char **argv, int argc) {
     int ok = 0;
     d->width = argc > 3 ? atoi(argv[3]) : 1024;
     d->height = argc > 4 ? atoi(argv[4]) : 768;
+    d->held = 0;
     switch (kind) {
     case TOUCH:
         snprintf(setup.name, sizeof setup.name, "kiosk-e2e touch %s", argv[2]);
@@ -308,6 +310,47 @@ static int cmd_drag(char **argv, int argc) {
                       argc > 6 ? atoi(argv[6]) : 300, argc > 7 ? atoi(argv[7]) : 10);
 }
 
+/* One finger that stays down across commands (a config replaced mid-drag): down, move, up. */
+static int cmd_down(char **argv, int argc) {
+    if (argc < 4) return failf("usage: down ID X Y");
+    struct device *d = need(argv[1], TOUCH);
+    if (!d) return -1;
+    if (d->held) return failf("down %s: a finger is already down (up first)", argv[1]);
+    int slot = 0;
+    d->x = atoi(argv[2]);
+    d->y = atoi(argv[3]);
+    if (touch_down(d, 1, &slot, &d->x, &d->y) < 0) return -1;
+    d->held = 1;
+    return 0;
+}
+
+static int cmd_move(char **argv, int argc) {
+    if (argc < 4) return failf("usage: move ID X Y [DURATION_MS [STEPS]]");
+    struct device *d = need(argv[1], TOUCH);
+    if (!d) return -1;
+    if (!d->held) return failf("move %s: no finger down (down first)", argv[1]);
+    int slot = 0, x0 = d->x, y0 = d->y, dx = atoi(argv[2]) - x0, dy = atoi(argv[3]) - y0;
+    int duration_ms = argc > 4 ? atoi(argv[4]) : 300, steps = argc > 5 ? atoi(argv[5]) : 10;
+    if (steps < 1) steps = 1;
+    for (int s = 1; s <= steps; s++) {
+        sleep_ms(duration_ms / steps);
+        d->x = x0 + (int)((long)dx * s / steps);
+        d->y = y0 + (int)((long)dy * s / steps);
+        if (touch_frame(d, 1, &slot, &d->x, &d->y) < 0) return -1;
+    }
+    return 0;
+}
+
+static int cmd_up(char **argv, int argc) {
+    if (argc < 2) return failf("usage: up ID");
+    struct device *d = need(argv[1], TOUCH);
+    if (!d) return -1;
+    if (!d->held) return failf("up %s: no finger down", argv[1]);
+    int slot = 0;
+    d->held = 0;
+    return touch_up(d, 1, &slot);
+}
+
 static int cmd_two(char **argv, int argc) {
     if (argc < 6) return failf("usage: two ID AX AY BX BY [DX DY [DURATION_MS [STEPS]]]");
     struct device *d = need(argv[1], TOUCH);
@@ -425,6 +468,9 @@ static int run_line(char *line) {
     else if (!strcmp(c, "tap")) rc = cmd_tap(argv, argc);
     else if (!strcmp(c, "drag")) rc = cmd_drag(argv, argc);
     else if (!strcmp(c, "two")) rc = cmd_two(argv, argc);
+    else if (!strcmp(c, "down")) rc = cmd_down(argv, argc);
+    else if (!strcmp(c, "move")) rc = cmd_move(argv, argc);
+    else if (!strcmp(c, "up")) rc = cmd_up(argv, argc);
     else if (!strcmp(c, "wheel")) rc = cmd_wheel(argv, argc);
     else if (!strcmp(c, "hires")) rc = cmd_hires(argv, argc);
     else if (!strcmp(c, "turn")) rc = cmd_turn(argv, argc);
@@ -512,6 +558,7 @@ static void usage(FILE *out) {
           "  del ID               unplug a device\n"
           "  tap ID X Y [HOLD_MS]                       drag ID X0 Y0 X1 Y1 [MS [STEPS]]\n"
           "  two ID AX AY BX BY [DX DY [MS [STEPS]]]    two fingers down, moved together, up\n"
+          "  down ID X Y   move ID X Y [MS [STEPS]]   up ID   one finger kept down across commands\n"
           "  wheel ID DETENTS [GAP_MS]                  hires ID UNITS [COUNT [GAP_MS]]\n"
           "  turn ID STEPS [GAP_MS]                     REL_DIAL steps (sign = direction)\n"
           "  key ID KEY...   keydown ID KEY   keyup ID KEY   (KEY_UP, VOLUMEUP, ENTER, ESC, BTN_0, ...)\n"

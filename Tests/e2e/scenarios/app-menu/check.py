@@ -1,7 +1,9 @@
 """Boot to the example menu; live reload by rename (same PID, within a second, screen equals a
-headless render); invalid config keeps the menu with a banner; exec hands the display over and
-takes it back."""
+headless render); invalid config keeps the menu with a banner; a finger held through a config
+rename drags the new menu and its release settles it on the item two up, at rest; exec hands the
+display over and takes it back."""
 import json
+import re
 
 from e2e import kiosk
 
@@ -39,6 +41,22 @@ def check(r):
     r.expect(r.exists("same-pid.txt"), "the kiosk did not survive the invalid config")
 
     err = r.text("kiosk.err")
+    # The finger held through the rename to generation 4 (down before it, 0.6 of an item dragged;
+    # 1.4 more and the release after it): the new menu took the hold.
+    drag = status(r, "status-drag.json")
+    r.expect(drag["generation"] == 4 and drag["config_valid"] and drag["selection"] == 2,
+             f"after the drag held through the rename: generation {drag['generation']}, selection {drag['selection']} "
+             f"({drag.get('selected_label')}), not generation 4 and item 2 (\"Three\")")
+    _, applied, after = err.partition("config generation 4 applied")
+    r.expect(applied, "the renamed title (generation 4) was never applied")
+    if applied:
+        r.expect("drag released" in after, "no \"drag released\" after \"config generation 4 applied\": the release was lost")
+        r.expect("selected item 2" in after, "no \"selected item 2\" after \"config generation 4 applied\"")
+    r.expect(r.exists("drag-shot.txt"), "no screenshot after the drag")
+    if r.exists("drag-shot.txt"):
+        m = re.search(r"offset=(-?\d+)\+([-0-9.e]+)", r.text("drag-shot.txt"))
+        r.expect(m and int(m.group(1)) == 2 and float(m.group(2)) == 0,
+                 f"the menu after the release is not at rest on item 2: {r.text('drag-shot.txt').strip()!r}")
     r.expect("frame stats presented=60 flips=60" in err or "flips=60" in err,
              "the exec'd program did not flip its 60 frames on the display")
     after = status(r, "status-after-exec.json")

@@ -1,7 +1,12 @@
 """[power] on vkms: off after idle (DPMS Off and the CRTC inactive, read through libdrm; no frame
 flipped while off); a tap on an item, a wheel detent, a key and a dial step wake the panel and do
 nothing else, and the first frame after waking is the menu; the control tap opens the item;
-100 blank/wake cycles in one process without growth in fds or memory; one log line per wake."""
+100 blank/wake cycles in one process without growth in fds or memory; one log line per wake.
+Then, in a second kiosk, after an exec item's program has run (libinput's removal of the devices
+handed over reaches the kiosk with the next input): a tap on that item, a wheel detent and Enter
+on the blanked panel, each the first input after a run of its own, only wake it: the program does
+not run again, the selection and screen stay, the screen is the one before, the wake is said to
+come from the device used."""
 import json
 import re
 
@@ -85,3 +90,48 @@ def check(r):
         r.note(f"wake-to-flip: {lat.group(1)}")
     exit_state = drm(r, "drm-after-exit.txt")
     r.expect(exit_state["dpms"] == "On", f"after exit the connector's DPMS is {exit_state['dpms']}")
+
+    check_after_exec(r)
+
+
+def check_after_exec(r):
+    """The second kiosk: runs 1 (a tap with the panel on, the control), 2 and 3 (Enter) of "Count",
+    each followed by a blank and one input that must only wake the panel."""
+    r.expect_rc("kiosk2", 0)
+    err = r.text("kiosk2.err")
+    rounds = {}
+    for line in r.lines("exec-rounds.txt") if r.exists("exec-rounds.txt") else []:
+        name, *pairs = line.split()
+        rounds[name] = dict(p.split("=", 1) for p in pairs)
+    r.require(set(rounds) == {"tap", "detent", "enter"},
+              f"the rounds after an exec did not all run: {sorted(rounds)}\n" + err[-3000:])
+    lit, lit_offset = r.png("exec-lit.png"), r.text("exec-lit.txt").splitlines()[0]
+    for n, (name, what, device) in enumerate((("tap", "a tap on \"Count\"", "touch"),
+                                              ("detent", "a wheel detent", "wheel"),
+                                              ("enter", "Enter", "key")), start=1):
+        row = rounds[name]
+        if int(row["runs"]) < n:
+            r.expect(False, f"run {n} of the exec item never came before {what} (Enter with the panel on found "
+                            f"another item selected?): {row['runs']} runs, {row['started']} started")
+        else:
+            r.expect(row["runs"] == str(n) and row["started"] == str(n),
+                     f"{what} on the blanked panel after run {n} of the exec item ran it again: "
+                     f"{row['runs']} runs, {row['started']} started")
+        r.expect(row["woken_by"] == device,
+                 f"after run {n}, {what} on the blanked panel: the last wake was by {row['woken_by']!r}, not {device}")
+        r.expect(row["wakes"] == "1", f"{what} on the blanked panel after run {n}: {row['wakes']} wakes, not 1")
+        st = json.loads(r.text(f"exec-status-after-{name}.json"))
+        r.expect(st["display_power"] == "on" and st["screen"] == "main" and st["selection"] == 0,
+                 f"{what} on the blanked panel after an exec did more than wake it: display {st['display_power']}, "
+                 f"screen {st['screen']}, selection {st['selection']}")
+        if r.exists(f"exec-woken-by-{name}.png"):
+            count, worst = r.png(f"exec-woken-by-{name}.png").diff(lit)
+            r.expect(count == 0, f"after {what} woke the panel the screen differs from the one before in {count} "
+                                 f"pixels (max delta {worst})")
+            offset = r.text(f"exec-woken-by-{name}.txt").splitlines()[0]
+            r.expect(offset == lit_offset, f"after {what} woke the panel the menu is at {offset}, was {lit_offset}")
+        else:
+            r.expect(False, f"no screenshot after {what} woke the panel")
+    runs = r.text("exec-runs.txt").split() if r.exists("exec-runs.txt") else []
+    r.expect(len(runs) == 3, f"the exec item ran {len(runs)} times; 3 (a tap and two Enters, the panel on) expected")
+    r.expect(err.count("activated item") == 3, f"items activated {err.count('activated item')} times, not 3")

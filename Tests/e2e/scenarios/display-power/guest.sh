@@ -6,6 +6,8 @@
 # is flipped then. A tap on an item, a wheel detent, a key and a dial step each wake it and do
 # nothing else; a tap with the panel on opens the item (the control). Then 100 blank/wake cycles
 # (blank_after 0.5 s after a reload): same process, fds and VmRSS recorded before and after.
+# Then a second kiosk with an exec item: after the program has run, a tap, a detent and Enter on
+# the blanked panel each only wake it (the program does not run again, the selection stays).
 # First [power] at 0 (never): the screenshot and DRM state of the lit menu, however slow the guest.
 sed -e 's/^dim_after = 1/dim_after = 0/' -e 's/^blank_after = 4/blank_after = 0/' /scenario/power.toml > /results/kiosk.toml
 e2e_uinput_start
@@ -125,4 +127,62 @@ cp /results/status.json /results/status-after-cycles.json
 cp /results/kiosk.prom /results/metrics-after-cycles.prom
 e2e_stop kiosk TERM 20
 kiosk-drmstate > /results/drm-after-exit.txt
+
+# After an exec, a tap, a detent and Enter on the blanked panel each only wake it. A second kiosk
+# (power-exec.toml: off 2 s after the last input; item 0 "Count" runs a program that notes its run
+# in exec-runs.txt and exits). The hand-over suspends libinput; the removal of its devices (a
+# touch cancel for the touchscreen) reaches the kiosk with the first input after the program, so
+# each of the three is the first input after a run of its own: run 1 by a tap on "Count" with the
+# panel on (the control), runs 2 and 3 by Enter with the panel on.
+cp /scenario/power-exec.toml /results/exec.toml
+e2e_bg kiosk2 kiosk run --config /results/exec.toml
+pid2=$(e2e_pid kiosk2)
+xpower() { sed -n 's/.*"display_power": "\([a-z]*\)".*/\1/p' /results/exec-status.json 2>/dev/null; }
+is_xpower() { [ "$(xpower)" = "$1" ]; }
+backs() { grep -c "taking the display back" /results/kiosk2.err; }
+has_backs() { [ "$(backs)" -ge "$1" ]; }
+xshot() {
+    rm -f /results/exec-screenshot.png.txt
+    kill -USR1 "$pid2"
+    e2e_wait_for 20 test -e /results/exec-screenshot.png.txt &&
+        cp /results/exec-screenshot.png "/results/$1.png" && cp /results/exec-screenshot.png.txt "/results/$1.txt"
+}
+# run_count N CMD...: the panel woken (a tap on an empty corner: nothing there), then CMD starts
+# "Count" (its Nth run); waits until the kiosk has the display back.
+run_count() {
+    _n=$1; shift
+    ui tap ts 100 700
+    e2e_wait_for 10 is_xpower on || e2e_log "power-exec: the panel is not on for run $_n"
+    ui "$@"
+    e2e_wait_for 30 has_backs "$_n" || e2e_log "power-exec: run $_n did not give the display back"
+}
+# blanked NAME CMD...: once the panel is off, CMD; then the status, a screenshot, the runs so far.
+blanked() {
+    _name=$1; shift
+    e2e_wait_for 20 is_xpower off || e2e_log "power-exec: the panel did not go off before the $_name"
+    _wakes=$(grep -c 'display woken by' /results/kiosk2.err)
+    ui "$@"
+    e2e_wait_for 10 is_xpower on || e2e_log "power-exec: the $_name did not wake the panel"
+    sleep 1
+    cp /results/exec-status.json "/results/exec-status-after-$_name.json"
+    xshot "exec-woken-by-$_name"
+    echo "$_name runs=$(wc -l < /results/exec-runs.txt) started=$(grep -c 'has the display' /results/kiosk2.err)" \
+        "wakes=$(( $(grep -c 'display woken by' /results/kiosk2.err) - _wakes )) woken_by=$(sed -n 's/.*display woken by //p' /results/kiosk2.err | tail -n 1)" \
+        >> /results/exec-rounds.txt
+}
+e2e_wait_for 30 grep -q "menu on screen" /results/kiosk2.err || e2e_log "power-exec: the menu did not come up"
+e2e_wait_for 20 grep -q "input device added: kiosk-e2e touch ts" /results/kiosk2.err || e2e_log "power-exec: no touchscreen"
+kiosk render /results/exec.toml --layout /results/exec-layout.json --size 1024x768 > /dev/null
+set -- $(grep '"label": "Count"' /results/exec-layout.json | head -n 1 | sed 's/.*"rect": \[\([^]]*\)\].*/\1/' | tr -d ',')
+count_x=$(awk "BEGIN { print int($1 + $3 / 2) }"); count_y=$(awk "BEGIN { print int($2 + $4 / 2) }")
+e2e_log "power-exec: \"Count\" at $count_x,$count_y"
+run_count 1 tap ts "$count_x" "$count_y"
+sleep 0.5
+xshot exec-lit
+blanked tap tap ts "$count_x" "$count_y"
+run_count 2 key kb KEY_ENTER
+blanked detent wheel wh -1
+run_count 3 key kb KEY_ENTER
+blanked enter key kb KEY_ENTER
+e2e_stop kiosk2 TERM 20
 e2e_uinput_stop
