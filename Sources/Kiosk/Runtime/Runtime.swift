@@ -176,6 +176,7 @@ public final class Runtime {
 
     private func pass() {
         let now = MonotonicClock.now()
+        if options.seat != nil, !input.isStarted, frames.shown > 0 { openInputAfterFirstFrame() }
         frames.followOutputSize()
         for effect in app.advance(now: now) {
             switch effect {
@@ -227,14 +228,19 @@ public final class Runtime {
             startup.mark("flip")
             Log.info("menu on screen")
             notifier.notify("READY=1\nSTATUS=Showing \(app.currentScreen.config.name)")
-            if options.seat != nil {
-                let menuShown = startup.summary
-                startInput()
-                startup.mark("input")
-                Log.info("start-up: \(menuShown); then input opened in \(StartupTimeline.ms(startup.lastPhase))")
-            }
+            // Input is opened by the pass this asks for, not inside the flip's callback.
+            if options.seat != nil { frames.requestPass() }
         }
         if let limit = options.exitAfterShownFrames, count >= limit { loop.stop() }
+    }
+
+    /// The first frame is on screen: the devices are opened now (enumerating them would have
+    /// delayed the menu), and start-up's phases are logged.
+    private func openInputAfterFirstFrame() {
+        let menuShown = startup.summary
+        startInput()
+        startup.mark("input")
+        Log.info("start-up: \(menuShown); then input opened in \(StartupTimeline.ms(startup.lastPhase))")
     }
 
     private func startInput() {
