@@ -53,8 +53,9 @@ public final class KioskApp: FrameSource {
     private var transitionFrames: TransitionFrames?
 
     /// `assets` are `config`'s font and images when already loaded; without them they are loaded here.
+    /// `lockStore` keeps the PIN lockout across restarts; nil: in memory only.
     public init(config: KioskConfig, assets: LoadedAssets? = nil, valid: Bool = true, problems: [ConfigProblem] = [],
-                source: String? = nil, width: Int, height: Int, now: Double) throws {
+                source: String? = nil, lockStore: PinLockStore? = nil, width: Int, height: Int, now: Double) throws {
         self.config = config
         configValid = valid
         configSource = source
@@ -64,7 +65,7 @@ public final class KioskApp: FrameSource {
         self.now = now
         resources = ScreenResources(theme: config.theme, assets: try Self.ready(assets, for: config), width: width, height: height)
         lastInputTime = now
-        pinLock = PinLock(config.lock)
+        pinLock = PinLock(config.lock, store: lockStore, now: now)
         guard let home = config.screen(named: config.home) ?? config.screens.first else { throw KioskAppError.noScreens }
         stack = [try ScreenFactory.make(home, resources: resources, showsBack: false)]
     }
