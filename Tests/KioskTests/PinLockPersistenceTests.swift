@@ -290,6 +290,19 @@ import Testing
         #expect(folder.text(folder.state)?.contains(Self.pin) == false)
     }
 
+    @Test func theAppTakesUpTheStoredLockout() throws {
+        let folder = Folder(), clock = Clock()
+        let config = KeypadTests.config()
+        let p = Process(folder, clock, now: 0, config: config.lock)
+        for _ in 0..<config.lock.attempts { _ = p.type("1111", now: 0) }
+        clock.newBoot(2)
+        let store = PinLockStore(directory: folder.path, clock: clock.lockClock)
+        let app = try KioskApp(config: config, lockStore: store, width: 800, height: 480, now: 0)
+        #expect(app.pinLock.lockoutRemaining(now: 0) == Int(config.lock.lockout))
+        let admin = try #require(config.screen(named: "admin"))
+        #expect(Keypad.title(for: admin, lock: app.pinLock, now: 3) == "Locked: try again in \(Int(config.lock.lockout) - 3) s")
+    }
+
     @Test func recordTextRoundTrips() throws {
         let records = [
             PinLockRecord(),
