@@ -5,7 +5,6 @@ let package = Package(
     name: "Kiosk",
     products: [
         .library(name: "LayoutCore", targets: ["LayoutCore"]),
-        .executable(name: "kiosk-layout-demo", targets: ["kiosk-layout-demo"]),
         .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
         .library(name: "Raster", targets: ["Raster"]),
         .executable(name: "kiosk", targets: ["KioskCLI"]),
@@ -125,15 +124,6 @@ let package = Package(
         .target(
             name: "LayoutCore",
             dependencies: ["Geometry", .product(name: "RealModule", package: "swift-numerics")]
-        ),
-        // Prints layouts as text, to look at them without a display.
-        .executableTarget(
-            name: "kiosk-layout-demo",
-            dependencies: [
-                "Geometry",
-                "LayoutCore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
         ),
         // Benchmarks print figures; they are never part of the tests.
         .executableTarget(

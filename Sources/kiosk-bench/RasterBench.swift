@@ -163,9 +163,11 @@ func benchmarkTransitions(width: Int, height: Int, memcpyMs: () -> Double) throw
         let canvas = Canvas(frame)
         _ = app.advance(now: 0)
         _ = app.draw(on: canvas, full: true)
+        app.frameTaken()
         app.handle(.command(.select, count: 1), now: 0.1)
         _ = app.advance(now: 0.1)
-        _ = app.draw(on: canvas, full: false)  // the first frame makes the transition's two pictures
+        _ = app.draw(on: canvas, full: false)  // the transition's first frame
+        app.frameTaken()
         let mid = 0.1 + ScreenTransition.duration / 2
         _ = app.advance(now: mid)
         let kind = app.currentTransition.map { "\($0.kind)" } ?? "none"
@@ -182,6 +184,7 @@ func benchmarkTransitions(width: Int, height: Int, memcpyMs: () -> Double) throw
             app.handle(.command(i % 2 == 0 ? .back : .select, count: 1), now: now)
             _ = app.advance(now: now)
             _ = app.draw(on: canvas, full: false)
+            app.frameTaken()
         }
         print("transition \(kind) \(width)x\(height) first \(fixed3(firstMs)) \(fixed3(firstMs / memcpyMs()))")
         blackHole(frame)

@@ -28,14 +28,10 @@ struct Status: ParsableCommand {
         if let file, file.isEmpty { throw ValidationError("--file needs a path") }
     }
 
-    /// The config names the file only when it is readable and valid; else the default.
+    /// The config's `status_file` (read without validating the config), else the default.
     var statusPath: String {
         if let file { return file }
-        let configPath = config ?? getenv("KIOSK_CONFIG").map { String(cString: $0) } ?? KioskConfig.defaultPath
-        guard access(configPath, R_OK) == 0, let path = ConfigReader(path: configPath).check().config?.statusFile, !path.isEmpty else {
-            return KioskConfig.defaultStatusFile
-        }
-        return path
+        return ConfigReader.statusFile(ofConfigAt: config ?? getenv("KIOSK_CONFIG").map { String(cString: $0) } ?? KioskConfig.defaultPath)
     }
 
     func run() throws {

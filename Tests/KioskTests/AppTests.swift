@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import Glibc
 import Kiosk
 import Raster
@@ -116,6 +117,7 @@ import Testing
             effects += app.advance(now: now)
             canvas.resetClip()
             _ = app.draw(on: canvas, full: false)
+            app.frameTaken()
             now += 1.0 / 60
         }
         return effects
@@ -180,7 +182,7 @@ import Testing
         let sandbox = Sandbox()
         let (app, _) = try Self.makeApp(sandbox)
         let (runtime, output) = try Self.runtime(app)
-        try Self.turn(runtime) { output.presentedFrames > 0 && !app.needsFrame }
+        try Self.turn(runtime) { output.presentedFrames > 0 && app.frameNeed == .none }
         app.handle(.command(.next, count: 1), now: MonotonicClock.now())
         try Self.turn(runtime) { app.currentScreen.selectedIndex == 1 && !app.currentScreen.isMoving }
         app.handle(.command(.select, count: 1), now: MonotonicClock.now())
@@ -249,7 +251,7 @@ import Testing
         let sandbox = Sandbox()
         let (app, _) = try Self.makeApp(sandbox)
         let (runtime, output) = try Self.runtime(app, options: Runtime.Options(runsHandoverActions: false))
-        try Self.turn(runtime) { output.presentedFrames > 0 && !app.needsFrame }
+        try Self.turn(runtime) { output.presentedFrames > 0 && app.frameNeed == .none }
         app.handle(.command(.next, count: 1), now: MonotonicClock.now())  // "Run", an exec item
         try Self.turn(runtime) { app.currentScreen.selectedIndex == 1 && !app.currentScreen.isMoving }
         app.handle(.command(.select, count: 1), now: MonotonicClock.now())
@@ -319,6 +321,43 @@ import Testing
         #expect(app.generation == 3 && app.configValid && app.bannerText == nil)
     }
 
+    /// A config applied while a finger drags the menu: the finger goes on moving the new menu and
+    /// its release settles it on an item (the drag was lost before: the menu stayed off its stops).
+    @Test func aReloadMidDragKeepsTheDrag() throws {
+        let sandbox = Sandbox()
+        let (app, checker) = try Self.makeApp(sandbox)
+        let frame = try PixelBuffer(width: 800, height: 480)
+        var now = 0.0
+        Self.run(app, frame, from: &now, seconds: 0.1)
+        let start = app.currentScreen.position
+        // The arc hugs the right edge: a finger on its rows, moving up, scrolls it on.
+        var p = Point(x: 700, y: 300)
+        app.handle(.gesture(.pressed(at: p, time: now)), now: now)
+        app.handle(.gesture(.dragBegan(from: p, time: now)), now: now)
+        func dragUp() {
+            for _ in 0..<5 {
+                now += 1.0 / 60
+                p.y -= 12
+                app.handle(.gesture(.dragMoved(to: p, delta: Point(x: 0, y: -12), time: now)), now: now)
+                _ = app.advance(now: now)
+            }
+        }
+        dragUp()
+        let beforeReload = app.currentScreen.position
+        #expect(beforeReload != start, "the drag did not move the menu")
+        sandbox.replace(Sandbox.config(dir: sandbox.dir, mainTitle: "Renamed"))
+        #expect(app.apply(checker.check(), now: now))
+        #expect(app.currentScreen.config.title == "Renamed")
+        #expect(app.currentScreen.position == beforeReload, "the new menu did not keep the dragged position")
+        dragUp()
+        let moved = app.currentScreen.position
+        #expect(moved != beforeReload, "the finger no longer moves the menu after the reload")
+        app.handle(.gesture(.dragEnded(at: p, time: now)), now: now)
+        Self.run(app, frame, from: &now, seconds: 3)
+        #expect(!app.currentScreen.isMoving)
+        #expect(app.currentScreen.position.isIntegral, "the release did not settle the menu: \(app.currentScreen.position)")
+    }
+
     @Test func idleTimeoutReturnsHome() throws {
         let sandbox = Sandbox()
         let (app, _) = try Self.makeApp(sandbox)
@@ -345,7 +384,9 @@ import Testing
         app.handle(.command(.select, count: 1), now: now)
         Self.run(app, frame, from: &now, seconds: 1)
         let path = sandbox.dir + "/status.json"
-        try app.status(extra: ["pid": .int(42), "note": .string("quote \" backslash \\ newline \n tab \t control \u{1} delete \u{7F} é")]).write(to: path)
+        var doc = KioskStatus(pid: 42, config: app.configStatus(path: nil), menu: app.menuStatus, lock: app.lockStatus)
+        doc.menu.banner = "quote \" backslash \\ newline \n tab \t control \u{1} delete \u{7F} é"
+        try writeFileAtomically(path, doc.json)
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
         let status = try #require(object)
         #expect(status["screen"] as? String == "more")
@@ -353,7 +394,7 @@ import Testing
         #expect(status["generation"] as? Int == 1)
         #expect(status["config_valid"] as? Bool == true)
         #expect(status["pid"] as? Int == 42)
-        #expect(status["note"] as? String == "quote \" backslash \\ newline \n tab \t control \u{1} delete \u{7F} é")
+        #expect(status["banner"] as? String == "quote \" backslash \\ newline \n tab \t control \u{1} delete \u{7F} é")
         #expect((status["last_action"] as? [String: String])?["action"] == "screen")
         #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
     }
@@ -406,7 +447,7 @@ extension AppTests {
         try Self.turn(runtime) { app.screenNames == ["main", "more"] }
         #expect(app.screenNames == ["main", "more"])
         runtime.deliver(.wheel(v120: 59, time: now()))  // with the first 59 it would pass the middle
-        try Self.turn(runtime) { !app.needsFrame && !app.isAnimating }
+        try Self.turn(runtime) { app.frameNeed == .none && !app.isAnimating }
         #expect(app.currentScreen.selectedIndex == 0, "the old screen's half detent moved the new one")
         runtime.deliver(.wheel(v120: 2, time: now()))  // now past the middle: one item
         try Self.turn(runtime) { app.currentScreen.selectedIndex == 1 }

@@ -290,4 +290,41 @@ import Testing
         try Self.turn(runtime) { app.screenNames == ["main", "two"] }
         #expect(app.screenNames == ["main", "two"])
     }
+    /// After an `exec` program, libinput's touch cancel for the devices it suspended arrives with
+    /// the next real input: on a blanked panel that cancel must not count as someone's input, so
+    /// the tap, detent or Enter behind it only wakes the panel (nothing opens, nothing moves).
+    @Test(arguments: ["tap", "detent", "enter"])
+    func aTouchCancelBeforeTheWakingInputIsNotInput(_ kind: String) throws {
+        let sys = SysfsBacklight(devices: [("panel", 255, 200)])
+        let scratch = ScratchDirectory()
+        let app = try Self.app("blank_after = 0.3", scratch: scratch)
+        let output = try HeadlessOutput(panelWidth: 320, panelHeight: 240, rotation: .none)
+        let runtime = try Runtime(app: app, output: output, signals: try SignalSource(Runtime.handledSignals), config: nil,
+                                  options: Runtime.Options(backlightClassDirectory: sys.classDirectory), startup: StartupTimeline())
+        try runtime.start()
+        try Self.turn(runtime) { Self.status(scratch).contains("\"display_power\": \"off\"") }
+        #expect(!output.panelOn)
+        let selected = app.currentScreen.selectedIndex
+        let now = MonotonicClock.now()
+        let arc = try #require(app.currentScreen as? ArcScreen)
+        let c = arc.shape.controller
+        let centre = try #require(c.layout.visibleRows(at: c.position, domain: c.scroller.domain).first { $0.index == 0 }?.center)
+        runtime.deliver(.touchCancel(time: now))
+        switch kind {
+        case "tap":
+            runtime.deliver(.touchDown(slot: 0, fraction: Point(x: centre.x / 320, y: centre.y / 240), time: now))
+            runtime.deliver(.touchUp(slot: 0, time: now + 0.05))
+        case "detent":
+            runtime.deliver(.wheel(v120: 120, time: now))
+        default:
+            runtime.deliver(.key(code: KeyCode.enter, pressed: true, time: now))
+            runtime.deliver(.key(code: KeyCode.enter, pressed: false, time: now + 0.05))
+        }
+        try Self.turn(runtime) { output.panelOn && Self.status(scratch).contains("\"display_power\": \"on\"") }
+        try runtime.runOnce(timeout: 0.3)
+        #expect(output.panelOn)
+        #expect(app.screenNames == ["main"], "the waking \(kind) opened \(app.screenNames)")
+        #expect(app.lastAction == nil)
+        #expect(app.currentScreen.selectedIndex == selected, "the waking \(kind) moved the selection")
+    }
 }

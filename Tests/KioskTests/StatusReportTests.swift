@@ -21,17 +21,15 @@ import Testing
         }
     }
 
-    static func status(valid: Bool = true, connected: Bool? = true, pid: Int = 4242) -> StatusDocument {
-        var fields: [(String, StatusValue)] = [
-            ("generation", .int(3)), ("config_valid", .bool(valid)),
-            ("config_errors", .array(valid ? [] : [.string("kiosk.toml:4: screens.main.items[0].action: unknown action \"fly\"")])),
-            ("screen", .string("main")), ("selected_label", .string("Espresso ☕")), ("banner", .null),
-            ("last_action", .object([("item", .string("Power off")), ("action", .string("poweroff")), ("result", .string("exited with status 1"))])),
-            ("pid", .int(pid)), ("config_path", .string("/etc/kiosk/kiosk.toml")), ("display", .string("card0 Virtual-1")),
-            ("running", .null), ("locked_screens", .array([.string("admin"), .string("service")])), ("pin_failures", .int(3)),
-        ]
-        if let connected { fields.append(("display_connected", .bool(connected))) }
-        return StatusDocument(fields: fields)
+    static func status(valid: Bool = true, connected: Bool? = true, pid: Int = 4242) -> KioskStatus {
+        KioskStatus(
+            pid: pid,
+            config: ConfigStatus(path: "/etc/kiosk/kiosk.toml", generation: 3, valid: valid,
+                                 errors: valid ? [] : ["kiosk.toml:4: screens.main.items[0].action: unknown action \"fly\""]),
+            display: DisplayStatus(name: "card0 Virtual-1", connected: connected),
+            menu: MenuStatus(screen: "main", selectedLabel: "Espresso ☕",
+                             lastAction: LastAction(item: "Power off", action: "poweroff", result: "exited with status 1")),
+            lock: LockStatus(lockedScreens: ["admin", "service"], pinFailures: 3))
     }
 
     static let alive: @Sendable (Int32) -> Bool = { $0 == 4242 }
@@ -41,7 +39,7 @@ import Testing
         let report = StatusReport(path: folder.file("s.json", Self.status().json), isRunning: Self.alive)
         #expect(report.health == .healthy && report.health.rawValue == 0)
         #expect(report.problems.isEmpty)
-        #expect(report.status == StatusValue.object(Self.status().fields))
+        #expect(report.status == Self.status())
         #expect(report.text.contains("kiosk: healthy"))
         #expect(report.text.contains("config: /etc/kiosk/kiosk.toml, generation 3, valid"))
         #expect(report.text.contains("\"Espresso ☕\" selected"))
@@ -53,11 +51,29 @@ import Testing
     @Test func theReleaseOnScreenIsNamed() {
         let folder = Folder()
         var doc = Self.status()
-        doc.fields.append(("config_source", .string("/etc/kiosk/releases/537fc8a3f405/kiosk.toml")))
+        doc.config.source = "/etc/kiosk/releases/537fc8a3f405/kiosk.toml"
         let report = StatusReport(path: folder.file("r.json", doc.json), isRunning: Self.alive)
         #expect(report.text.contains("  read from: /etc/kiosk/releases/537fc8a3f405/kiosk.toml\n"), "\(report.text)")
         // The same file as config_path says nothing more.
         #expect(!Self.status().json.isEmpty && !StatusReport(path: folder.file("s.json", Self.status().json), isRunning: Self.alive).text.contains("read from"))
+    }
+
+    /// The writer's type reads its own document back unchanged, and a key of the wrong type is named.
+    @Test func theStatusReadsBackAsItsOwnType() throws {
+        var status = Self.status(valid: false)
+        status.display.power = .dimmed
+        status.menu.screens = ["main", "more"]
+        status.menu.selection = 2
+        status.running = "Terminal"
+        status.config.reloadsApplied = 4
+        status.config.reloadsRefused = 1
+        #expect(try KioskStatus(decoding: StatusJSONReader.parse(status.json)) == status)
+        #expect(throws: StatusDecodingError(key: "display_power", reason: "\"bright\" is not on, dimmed or off")) {
+            try KioskStatus(decoding: StatusJSONReader.parse(status.json.replacingOccurrences(of: "\"dimmed\"", with: "\"bright\"")))
+        }
+        #expect(throws: StatusDecodingError(key: "last_action.result", reason: "is missing")) {
+            try KioskStatus(decoding: StatusJSONReader.parse("{\"generation\": 1, \"config_valid\": true, \"last_action\": {\"item\": \"a\", \"action\": \"b\"}}"))
+        }
     }
 
     @Test func invalidConfigAndLostDisplayAreUnhealthy() {
@@ -70,6 +86,9 @@ import Testing
         #expect(lost.text.contains("DISCONNECTED"))
         // A status file from before display_connected existed says nothing about the display.
         #expect(StatusReport(path: folder.file("c.json", Self.status(connected: nil).json), isRunning: Self.alive).health == .healthy)
+        let older = "{\"generation\": 2, \"config_valid\": true, \"pid\": 4242, \"screen\": \"main\"}"
+        let report = StatusReport(path: folder.file("d.json", older), isRunning: Self.alive)
+        #expect(report.health == .healthy && report.status?.display.connected == nil && report.status?.menu.screen == "main")
     }
 
     @Test(arguments: [

@@ -80,7 +80,9 @@ import Text
     static func pass(_ app: KioskApp, _ canvas: Canvas, at now: Double) -> [PixelRect] {
         _ = app.advance(now: now)
         canvas.resetClip()
-        return app.needsFrame ? app.draw(on: canvas, full: false) : []
+        guard app.frameNeed != .none else { return [] }
+        defer { app.frameTaken() }
+        return app.draw(on: canvas, full: false)
     }
 
     /// Opening a screen slides it in (golden half way through), one frame per pass while it moves,
@@ -88,19 +90,22 @@ import Text
     @Test func pushSlidesInThenRests() throws {
         let sandbox = AppTests.Sandbox()
         let (app, frame, canvas) = try Self.settledApp(sandbox)
-        #expect(!app.needsFrame && !app.isAnimating)
+        #expect(app.frameNeed == .none && !app.isAnimating)
         let start = 0.1
         app.handle(.command(.select, count: 1), now: start)  // "More"
         Self.pass(app, canvas, at: start)
         #expect(app.currentTransition?.kind == .push && app.screenNames == ["main", "more"])
-        #expect(app.isAnimating && app.needsFrame)
+        // Its frame is drawn; time moving on makes the next one due.
+        #expect(app.isAnimating && app.frameNeed == .none)
+        _ = app.advance(now: start + 0.01)
+        #expect(app.frameNeed != .none)
         let damage = Self.pass(app, canvas, at: start + ScreenTransition.duration / 2)
         #expect(damage == [frame.bounds])
         try goldens.expectMatches(frame, "transition-push-50-800x480")
         Self.pass(app, canvas, at: start + ScreenTransition.duration + 1.0 / 60)
         #expect(app.currentTransition == nil && !app.isAnimating)
         try goldens.expectMatches(frame, "app-more-800x480")
-        #expect(!app.needsFrame, "frames go on after the transition")
+        #expect(app.frameNeed == .none, "frames go on after the transition")
 
         // Back slides the other way, and ends on the home screen as it was.
         app.handle(.command(.back, count: 1), now: 1)
@@ -108,7 +113,7 @@ import Text
         #expect(app.currentTransition?.kind == .pop)
         Self.pass(app, canvas, at: 1.1)
         Self.pass(app, canvas, at: 1.3)
-        #expect(app.currentTransition == nil && !app.needsFrame && app.screenNames == ["main"])
+        #expect(app.currentTransition == nil && app.frameNeed == .none && app.screenNames == ["main"])
         try goldens.expectMatches(frame, "app-home-800x480")
     }
 
@@ -118,10 +123,10 @@ import Text
         let sandbox = AppTests.Sandbox()
         let app = try Self.makeApp(sandbox)
         let (runtime, output) = try AppTests.runtime(app)
-        try AppTests.turn(runtime) { output.presentedFrames > 0 && !app.needsFrame && !app.isAnimating }
+        try AppTests.turn(runtime) { output.presentedFrames > 0 && app.frameNeed == .none && !app.isAnimating }
         let before = output.presentedFrames
         app.handle(.command(.select, count: 1), now: MonotonicClock.now())
-        try AppTests.turn(runtime) { app.screenNames.count == 2 && app.currentTransition == nil && !app.needsFrame }
+        try AppTests.turn(runtime) { app.screenNames.count == 2 && app.currentTransition == nil && app.frameNeed == .none }
         let after = output.presentedFrames
         // At least its first frame and the screen at rest; how many between depends on the host's speed.
         #expect(after - before >= 2, "\(after - before) frames for a transition")
@@ -140,11 +145,11 @@ import Text
         Self.pass(app, canvas, at: 0.13)
         #expect(app.currentTransition != nil)
         app.handle(.command(.next, count: 1), now: 0.15)
-        #expect(app.currentTransition == nil && app.needsFrame)
+        #expect(app.currentTransition == nil && app.frameNeed != .none)
         #expect(app.currentScreen.config.name == "more" && app.currentScreen.selectedIndex == 1)
         var now = 0.15
         while now < 1 { Self.pass(app, canvas, at: now); now += 1.0 / 60 }
-        #expect(!app.needsFrame && !app.isAnimating)
+        #expect(app.frameNeed == .none && !app.isAnimating)
     }
 
     /// Opening a screen slides by default, cross-fades with `transition = "fade"`, and with
@@ -174,7 +179,7 @@ import Text
         #expect(changed.y < 80 && changed.maxY < 100 && changed.width < 300, "the fade redrew \(changed)")
         try goldens.expectMatches(frame, "transition-fade-50-800x480")
         Self.pass(app, canvas, at: 0.5)
-        #expect(app.currentTransition == nil && !app.needsFrame)
+        #expect(app.currentTransition == nil && app.frameNeed == .none)
     }
 
     // MARK: The banner

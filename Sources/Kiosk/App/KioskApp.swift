@@ -3,78 +3,57 @@ import LayoutCore
 import Raster
 import Text
 
-/// The kiosk without devices: the config, the stack of screens, the banner, what was last done.
-/// Input and time go in; effects and frames come out (`FrameSource`). The runtime owns the
-/// output, the input devices and the processes; tests drive this directly.
+/// The kiosk without devices: input and time go in; effects and frames come out (`FrameSource`).
+/// It turns menu events into actions and hands the work to small owners: the running config
+/// (`AppliedConfig`), the screens (`Navigator`), the keypad and PIN (`LockFlow`), what was done
+/// (`ActionRecord`), the banner. The runtime owns the output, the input devices and the
+/// processes; tests drive this directly.
 public final class KioskApp: FrameSource {
-    public private(set) var config: KioskConfig
-    /// Counts configs applied (1 for the first); a monitoring system sees reloads happen.
-    public private(set) var generation = 1
-    /// False while running a rescue config or after an invalid reload kept the last good one.
-    public private(set) var configValid: Bool
-    public private(set) var configProblems: [ConfigProblem]
-    /// The file the running config was read from, symlinks of its directory resolved (which
-    /// release a fleet's `current` pointed at); nil for a built-in or rescue config.
-    public private(set) var configSource: String?
-    public private(set) var width: Int
-    public private(set) var height: Int
-    private var resources: ScreenResources
-    private(set) var stack: [MenuScreen] = []
+    private var applied: AppliedConfig
+    private let navigator: Navigator
+    private var lock: LockFlow
+    private var actions = ActionRecord()
     private var banner: Banner?
-    public private(set) var lastAction: (label: String, action: String, result: String)?
-    /// Actions by how they ended, for `kiosk_actions_total`: `screen`, `back` and `reload` when
-    /// chosen, the others when their program ends (or fails to start).
-    public private(set) var actionCounts: [ActionOutcome: Int] = [:]
-    private var lastInputTime: Double
-    private var now: Double
-    /// Everything must be drawn (another screen, a banner came or went, a new config).
-    private var fullFrameNeeded = true
-    /// State changed since the last `draw`.
-    private var undrawn = true
-    /// Effects asked for since the last `advance`.
-    private var effects: [Effect] = []
-    /// Something changed that the status file should say.
-    public private(set) var statusChanged = true
-    public private(set) var screenChanges = 0
     /// Moves the menu by itself until the first input (`kiosk demo`); nil: only input moves it.
     public var autopilot: Autopilot?
-    /// The position of the current screen in the last frame drawn.
-    public private(set) var drawnPosition = ScrollOffset.zero
+    /// The last input that reached the menu: idle time (`idle_timeout`) counts from it.
+    private var lastInputTime: Double
+    private var now: Double
+    /// How much of the picture is out of date since the last frame the output took.
+    public private(set) var frameNeed = FrameNeed.full
+    /// Effects asked for since the last `advance`.
+    private var effects: [Effect] = []
     public static let bannerSeconds = 8.0
-    /// Wrong PINs, the lockout, and which locked screens are open.
-    public private(set) var pinLock: PinLock
-    /// While the top screen is a keypad: the screen it guards, and the title it was built with.
-    private var keypad: (target: ScreenConfig, title: String)?
-    /// The change of screen in motion, if any (`transition` in the config): set when the stack
-    /// changes, dropped when it ends or input arrives. `leaving` is the screen it leaves until its
-    /// first frame has drawn it.
-    private var transition: (state: ScreenTransition, leaving: MenuScreen?)?
-    /// The pictures transitions draw from, made at the first one; dropped when the size changes.
-    private var transitionFrames: TransitionFrames?
 
     /// `assets` are `config`'s font and images when already loaded; without them they are loaded here.
     /// `lockStore` keeps the PIN lockout across restarts; nil: in memory only.
     public init(config: KioskConfig, assets: LoadedAssets? = nil, valid: Bool = true, problems: [ConfigProblem] = [],
                 source: String? = nil, lockStore: PinLockStore? = nil, width: Int, height: Int, now: Double) throws {
-        self.config = config
-        configValid = valid
-        configSource = source
-        configProblems = problems
-        self.width = width
-        self.height = height
+        applied = AppliedConfig(config, valid: valid, problems: problems, source: source)
         self.now = now
-        resources = ScreenResources(theme: config.theme, assets: try Self.ready(assets, for: config), width: width, height: height)
         lastInputTime = now
-        pinLock = PinLock(config.lock, store: lockStore, now: now)
+        lock = LockFlow(config.lock, store: lockStore, now: now)
+        let resources = ScreenResources(theme: config.theme, assets: try Self.ready(assets, for: config), width: width, height: height)
         guard let home = config.screen(named: config.home) ?? config.screens.first else { throw KioskAppError.noScreens }
-        stack = [try ScreenFactory.make(home, resources: resources, showsBack: false)]
+        navigator = Navigator(home: try ScreenFactory.make(home, resources: resources, showsBack: false), resources: resources,
+                              transitionStyle: config.transition)
     }
 
-    public var currentScreen: MenuScreen { stack[stack.count - 1] }
-    public var screenNames: [String] { stack.map(\.config.name) }
+    public var config: KioskConfig { applied.config }
+    public var generation: Int { applied.generation }
+    public var configValid: Bool { applied.valid }
+    public var reloadsApplied: Int { applied.reloadsApplied }
+    public var reloadsRefused: Int { applied.reloadsRefused }
+    public var width: Int { navigator.width }
+    public var height: Int { navigator.height }
+    public var currentScreen: MenuScreen { navigator.current }
+    public var screenNames: [String] { navigator.names }
     public var bannerText: String? { banner?.text }
+    public var lastAction: LastAction? { actions.last }
+    public var actionCounts: [ActionOutcome: Int] { actions.counts }
+    public var pinLock: PinLock { lock.pinLock }
     /// The change of screen in motion, if any.
-    public var currentTransition: ScreenTransition? { transition?.state }
+    public var currentTransition: ScreenTransition? { navigator.currentTransition }
 
     // MARK: FrameSource
 
@@ -82,96 +61,103 @@ public final class KioskApp: FrameSource {
         self.now = now
         lastInputTime = now
         // Input during a transition is meant for the screen coming in: it arrives at once.
-        finishTransition()
-        for screen in stack { pinLock.touched(screen.config.name, now: now) }
+        if navigator.isTransitioning {
+            navigator.finishTransition()
+            frameNeed.raise(to: .full)
+        }
+        lock.touched(navigator.names, now: now)
         if let pilot = autopilot {
             // The first touch or turn takes over from the self-scrolling, from where it is.
             autopilot = nil
             if let position = pilot.position(at: now) { currentScreen.jump(to: ScrollOffset(whole: position.nearestItem)) }
         }
         currentScreen.handle(input, now: now)
-        undrawn = true
+        frameNeed.raise(to: .changed)
     }
 
     public func advance(now: Double) -> [Effect] {
         self.now = now
-        if let t = transition, t.state.isFinished(at: now) { finishTransition() }
         if let b = banner, b.until <= now {
             banner = nil
-            fullFrameNeeded = true
-            statusChanged = true
+            frameNeed.raise(to: .full)
         }
         returnHomeIfIdle()
         relockIdleScreens()
-        refreshKeypad()
+        if lock.refresh(on: navigator, now: now) { frameNeed.raise(to: .full) }
+        if navigator.isTransitioning { frameNeed.raise(to: .changed) }
         if let pilot = autopilot {
             if let position = pilot.position(at: now) {
                 currentScreen.jump(to: position)
-                undrawn = true
+                frameNeed.raise(to: .changed)
             } else if let steps = autopilot?.takeSteps(until: now), steps > 0 {
                 currentScreen.handle(.command(.next, count: steps), now: now)
             }
         }
-        if currentScreen.needsFrame || currentScreen.isMoving { undrawn = true }
+        if currentScreen.needsFrame || currentScreen.isMoving { frameNeed.raise(to: .changed) }
         let screen = currentScreen
         // Events of a keypad stay the keypad's even after a right PIN replaced it mid-batch.
-        let guarded = keypad?.target.name
+        let onKeypad = lock.isKeypadShown
         for event in screen.update(now: now) {
-            if let guarded {
-                // Which key was chosen or selected would tell the PIN: only leaving is logged.
-                if case .back = event, keypad != nil { Log.info("keypad for \(guarded) left") }
-                if keypad != nil { actOnKeypad(event) }
+            if onKeypad {
+                if lock.isKeypadShown { keypadEvent(event) }
                 continue
             }
             Self.log(event, on: screen)
             act(on: event, in: screen)
         }
+        if navigator.takeScreenChange() {
+            frameNeed.raise(to: .full)
+            effects.append(.screenChanged)
+        }
+        if navigator.isTransitioning {
+            navigator.advanceTransition(now: now)
+            // Ended (or could not start): the screen as it is, whole.
+            frameNeed.raise(to: navigator.isTransitioning ? .changed : .full)
+        }
         defer { effects.removeAll() }
         return effects
     }
 
-    public var needsFrame: Bool { undrawn || fullFrameNeeded || transition != nil }
-    public var isAnimating: Bool { currentScreen.isMoving || autopilot?.isContinuous == true || transition != nil }
+    public var isAnimating: Bool { currentScreen.isMoving || autopilot?.isContinuous == true || navigator.isTransitioning }
 
     public var nextDeadline: Double? {
-        let idle = config.idleTimeout.flatMap { $0 > 0 && stack.count > 1 ? lastInputTime + $0 : nil }
-        return [idle, banner?.until, autopilot?.nextStep, pinLock.nextDeadline, nextCountdownTick].compactMap { $0 }.min()
+        let idle = config.idleTimeout.flatMap { $0 > 0 && navigator.stack.count > 1 ? lastInputTime + $0 : nil }
+        return [idle, banner?.until, autopilot?.nextStep, lock.nextDeadline(now: now)].compactMap { $0 }.min()
     }
 
+    /// The current screen's scroll position: what a frame drawn now shows.
+    public var position: ScrollOffset { currentScreen.position }
+
     public func draw(on canvas: Canvas, full: Bool) -> [PixelRect] {
-        let full = full || fullFrameNeeded
-        fullFrameNeeded = false
-        undrawn = false
-        let damage = drawTransition(on: canvas) ?? currentScreen.draw(on: canvas, full: full)
-        drawnPosition = currentScreen.position
+        let full = full || frameNeed == .full
+        let damage = navigator.draw(on: canvas, full: full, now: now)
         var rects = [full ? PixelRect(x: 0, y: 0, width: width, height: height) : damage]
-        if let b = banner { rects.append(b.draw(on: canvas, font: resources.font, theme: resources.theme, width: width, height: height)) }
+        if let b = banner { rects.append(b.draw(on: canvas, font: navigator.resources.font, theme: navigator.resources.theme, width: width, height: height)) }
         return rects
     }
 
+    public func frameTaken() { frameNeed = .none }
+
     /// A display of another size was connected: lay every open screen out again for it,
-    /// keeping the screens and their selections.
+    /// keeping the screens and their selections (a keypad comes back empty).
     public func resize(width: Int, height: Int) throws {
         guard width != self.width || height != self.height else { return }
-        finishTransition()
-        transitionFrames = nil
-        let guarded = keypad?.target
-        (resources, stack) = try rebuild(config: config, assets: resources.assets, width: width, height: height)
-        (self.width, self.height) = (width, height)
-        banner?.layOut(font: resources.font, width: width, height: height)
+        let guarded = lock.takeKeypadTarget()
+        let rebuilt = try rebuild(config: config, assets: navigator.resources.assets, width: width, height: height)
+        navigator.resize(resources: rebuilt.resources, stack: rebuilt.stack)
+        banner?.layOut(font: navigator.resources.font, width: width, height: height)
         // The rebuilt stack ends below the keypad: put it back (without the digits entered).
         if let guarded {
-            keypad = nil
-            try showKeypad(for: guarded)
+            try lock.showKeypad(for: guarded, on: navigator, now: now)
+            navigator.finishTransition()
         }
-        fullFrameNeeded = true
+        frameNeed.raise(to: .full)
     }
 
-    public func effectFinished(_ effect: Effect, result: String, failed: Bool, now: Double) {
-        lastAction = (effect.label, effect.kind, result)
-        actionCounts[ActionOutcome(effect.kind, failed: failed), default: 0] += 1
-        statusChanged = true
-        if failed { showBanner("\(effect.label): \(result)", now: now) }
+    public func effectFinished(_ action: ActionRequest, result: String, failed: Bool, now: Double) {
+        actions.record(action.label, action.kind, result)
+        actions.count(action.kind, failed: failed)
+        if failed { showBanner("\(action.label): \(result)", now: now) }
     }
 
     // MARK: Menu events
@@ -191,8 +177,8 @@ public final class KioskApp: FrameSource {
 
     private func act(on event: MenuEvent, in screen: MenuScreen) {
         switch event {
-        case .selected:
-            statusChanged = true
+        case .selected(let index):
+            navigator.settled(on: index)
         case .tapped, .released:
             break
         case .back:
@@ -205,33 +191,13 @@ public final class KioskApp: FrameSource {
     }
 
     private func activate(_ item: MenuItem) {
-        statusChanged = true
         switch item.action {
         case .screen(let name):
-            guard let target = config.screen(named: name) else {
-                showBanner("No screen named \(name)", now: now)
-                actionCounts[ActionOutcome("screen", failed: true), default: 0] += 1
-                return
-            }
-            do {
-                if target.pinHash != nil, !pinLock.isUnlocked(name) {
-                    try showKeypad(for: target)
-                    lastAction = (item.label, "screen", "locked: PIN asked for \(name)")
-                    return
-                }
-                let leaving = currentScreen
-                stack.append(try ScreenFactory.make(target, resources: resources, showsBack: true))
-                screenShown(.push, leaving: leaving)
-                lastAction = (item.label, "screen", "opened \(name)")
-                actionCounts[ActionOutcome("screen", failed: false), default: 0] += 1
-            } catch {
-                showBanner("Cannot open \(name): \(error)", now: now)
-                actionCounts[ActionOutcome("screen", failed: true), default: 0] += 1
-            }
+            open(name, for: item)
         case .back:
             goBack()
-            lastAction = (item.label, "back", "ok")
-            actionCounts[ActionOutcome("back", failed: false), default: 0] += 1
+            actions.record(item.label, "back", "ok")
+            actions.count("back", failed: false)
         case .exec(let command):
             ask(.exec(command, label: item.label), for: item, "started")
         case .spawn(let command):
@@ -239,7 +205,7 @@ public final class KioskApp: FrameSource {
         case .reload:
             // Its outcome is `kiosk_config_reloads_total`'s.
             ask(.reload, for: item, "requested")
-            actionCounts[ActionOutcome("reload", failed: false), default: 0] += 1
+            actions.count("reload", failed: false)
         case .poweroff:
             ask(.poweroff, for: item, "requested")
         case .reboot:
@@ -247,189 +213,89 @@ public final class KioskApp: FrameSource {
         }
     }
 
-    /// Asks the runtime for `effect` on behalf of `item`; the status says so until it ends.
-    private func ask(_ effect: Effect, for item: MenuItem, _ result: String) {
-        lastAction = (item.label, item.action.kind, result)
-        effects.append(effect)
+    /// Opens screen `name` for `item`, or the keypad in front of it.
+    private func open(_ name: String, for item: MenuItem) {
+        guard let target = config.screen(named: name) else {
+            showBanner("No screen named \(name)", now: now)
+            actions.count("screen", failed: true)
+            return
+        }
+        do {
+            if lock.isLocked(target) {
+                try lock.showKeypad(for: target, on: navigator, now: now)
+                actions.record(item.label, "screen", "locked: PIN asked for \(name)")
+                return
+            }
+            navigator.push(try ScreenFactory.make(target, resources: navigator.resources, showsBack: true), now: now)
+            actions.record(item.label, "screen", "opened \(name)")
+            actions.count("screen", failed: false)
+        } catch {
+            showBanner("Cannot open \(name): \(error)", now: now)
+            actions.count("screen", failed: true)
+        }
+    }
+
+    /// Asks the runtime for `action` on behalf of `item`; the status says so until it ends.
+    private func ask(_ action: ActionRequest, for item: MenuItem, _ result: String) {
+        actions.record(item.label, item.action.kind, result)
+        effects.append(.run(action))
     }
 
     private func goBack() {
-        guard stack.count > 1 else { return }
-        let leaving = stack.removeLast()
-        left(leaving)
-        screenShown(.pop, leaving: leaving)
+        if let left = navigator.pop(now: now) { lock.left(left) }
     }
 
-    /// A screen taken off the stack: a keypad forgets its digits, an opened locked screen locks.
-    private func left(_ screen: MenuScreen) {
-        if let k = keypad, screen.config.name == Keypad.name(for: k.target.name) {
-            keypad = nil
-            pinLock.clearEntry()
-        }
-        if screen.config.pinHash != nil, pinLock.isUnlocked(screen.config.name) {
-            pinLock.relock(screen.config.name)
-            Log.info("screen \(screen.config.name) locked again: left")
-        }
-    }
-
-    /// The stack changed from showing `leaving`: the change moves as the config's `transition` says.
-    private func screenShown(_ change: ScreenChange, leaving: MenuScreen) {
-        fullFrameNeeded = true
-        statusChanged = true
-        screenChanges += 1
-        // A slide moves in the reading direction of the deeper screen (the one opened or left).
-        let deeper = change == .pop ? leaving : currentScreen
-        transition = ScreenTransition(change, style: config.transition, start: now, rightToLeft: deeper.config.isRightToLeft)
-            .map { ($0, leaving) }
-    }
-
-    /// Ends the transition in motion: the next frame shows the screen as it is.
-    private func finishTransition() {
-        guard transition != nil else { return }
-        transition = nil
-        fullFrameNeeded = true
-    }
-
-    /// The frame of the transition in motion, or nil when none runs or its pictures cannot be
-    /// made (then the screen is shown at once).
-    private func drawTransition(on canvas: Canvas) -> PixelRect? {
-        guard let t = transition else { return nil }
-        if transitionFrames == nil {
-            do {
-                transitionFrames = try TransitionFrames(width: width, height: height)
-            } catch {
-                Log.error("transition: \(error)")
-                transition = nil
-                return nil
-            }
-        }
-        guard let frames = transitionFrames else { return nil }
-        if let leaving = t.leaving {
-            frames.begin(leaving: leaving)
-            transition?.leaving = nil
-        }
-        return frames.draw(t.state, coming: currentScreen, on: canvas, now: now)
-    }
-
-    /// Returns to the home screen after `config.idleTimeout` seconds without input.
+    /// Returns to the home screen after `idle_timeout` seconds without input.
     private func returnHomeIfIdle() {
-        guard let timeout = config.idleTimeout, timeout > 0, stack.count > 1, now >= lastInputTime + timeout else { return }
+        guard let timeout = config.idleTimeout, timeout > 0, navigator.stack.count > 1, now >= lastInputTime + timeout else { return }
         Log.info("idle for \(Int(timeout)) s: back to \(config.home)")
-        let leaving = currentScreen
-        for screen in stack.dropFirst().reversed() { left(screen) }
-        stack.removeSubrange(1...)
-        screenShown(.pop, leaving: leaving)
+        for screen in navigator.pop(from: 1, now: now) { lock.left(screen) }
     }
 
     // MARK: Locked screens
 
-    private func showKeypad(for target: ScreenConfig) throws {
-        pinLock.clearEntry()
-        let title = Keypad.title(for: target, lock: pinLock, now: now)
-        let leaving = currentScreen
-        let screen = try ScreenFactory.make(Keypad.screen(for: target, title: title), resources: resources, showsBack: true)
-        // It opens on the middle key, where it goes back after each digit: a few detents from every key.
-        screen.select(Keypad.restingIndex)
-        stack.append(screen)
-        keypad = (target, title)
-        screenShown(.push, leaving: leaving)
-    }
-
-    /// A key of the keypad: never logged, never in `lastAction`; only what it led to is.
-    private func actOnKeypad(_ event: MenuEvent) {
-        guard let k = keypad else { return }
-        switch event {
-        case .selected, .tapped, .released:
-            return
+    /// A key of the keypad: never logged, never in the last action; only what it led to is.
+    private func keypadEvent(_ event: MenuEvent) {
+        let top = navigator.current
+        defer {
+            // A digit or the countdown made a new keypad; the keypad left or opened its screen.
+            if navigator.current !== top { frameNeed.raise(to: .full) }
+        }
+        switch lock.handle(event, on: navigator, now: now) {
+        case .nothing:
+            break
         case .back:
             goBack()
-            return
-        case .activated(let index):
-            guard let key = Keypad.key(at: index), let hash = k.target.pinHash else { return }
-            let name = k.target.name
-            let outcome = pinLock.press(key, now: now, verify: hash.matches)
-            // The highlight must not stay on the digit just chosen (a screenshot, a passer-by):
-            // it goes back to the middle key, a few detents from every other.
-            if case .digit = key { currentScreen.select(Keypad.restingIndex) }
-            switch outcome {
-            case .edited, .refused:
-                break
-            case .wrong(let remaining):
-                Log.notice("wrong PIN for screen \(name)")
-                showBanner("Wrong PIN: \(remaining) \(remaining == 1 ? "try" : "tries") left", now: now)
-            case .lockedOut(let seconds):
-                Log.warning("keypad locked out for \(Int(seconds)) s after \(config.lock.attempts) wrong PINs (screen \(name))")
-                banner = nil
-            case .unlocked:
-                Log.notice("screen \(name) unlocked")
-                pinLock.unlock(name, now: now)
-                keypad = nil
-                let leaving = stack.removeLast()
-                do {
-                    stack.append(try ScreenFactory.make(k.target, resources: resources, showsBack: true))
-                    lastAction = (name, "screen", "opened \(name)")
-                    actionCounts[ActionOutcome("screen", failed: false), default: 0] += 1
-                } catch {
-                    pinLock.relock(name)
-                    showBanner("Cannot open \(name): \(error)", now: now)
-                    actionCounts[ActionOutcome("screen", failed: true), default: 0] += 1
-                }
-                screenShown(.replace, leaving: leaving)
-                return
-            }
-            statusChanged = true
-            refreshKeypad()
+        case .wrong(let remaining):
+            showBanner("Wrong PIN: \(remaining) \(remaining == 1 ? "try" : "tries") left", now: now)
+        case .lockedOut:
+            banner = nil
+            frameNeed.raise(to: .full)
+        case .opened(let name):
+            actions.record(name, "screen", "opened \(name)")
+            actions.count("screen", failed: false)
+        case .failedToOpen(let name, let error):
+            showBanner("Cannot open \(name): \(error)", now: now)
+            actions.count("screen", failed: true)
         }
-    }
-
-    /// Builds the keypad again when its title changed (a digit, the countdown), keeping the selected key.
-    private func refreshKeypad() {
-        _ = pinLock.advance(now: now)
-        guard let k = keypad else { return }
-        let title = Keypad.title(for: k.target, lock: pinLock, now: now)
-        guard title != k.title else { return }
-        let selected = currentScreen.selectedIndex
-        do {
-            let screen = try ScreenFactory.make(Keypad.screen(for: k.target, title: title), resources: resources, showsBack: true)
-            screen.select(selected)
-            stack[stack.count - 1] = screen
-            keypad = (k.target, title)
-            fullFrameNeeded = true
-            statusChanged = true
-        } catch {
-            Log.error("keypad: \(error)")
-        }
-    }
-
-    /// During a lockout, the next whole second of the countdown.
-    private var nextCountdownTick: Double? {
-        guard keypad != nil, let until = pinLock.lockedOutUntil, until > now else { return nil }
-        return until - (until - now).rounded(.up) + 1
     }
 
     /// Locks again the opened screens idle for `relock_after`, leaving them (and what is above them).
     private func relockIdleScreens() {
-        let relocked = pinLock.relockIdle(now: now)
-        guard !relocked.isEmpty else { return }
-        for name in relocked { Log.info("screen \(name) locked again after \(Int(config.lock.relockAfter)) s idle") }
-        guard let first = stack.indices.dropFirst().first(where: { relocked.contains(stack[$0].config.name) }) else { return }
-        let leaving = currentScreen
-        for screen in stack[first...].reversed() { left(screen) }
-        stack.removeSubrange(first...)
-        screenShown(.pop, leaving: leaving)
+        let relocked = lock.relockIdle(now: now)
+        guard !relocked.isEmpty,
+              let first = navigator.stack.indices.dropFirst().first(where: { relocked.contains(navigator.stack[$0].config.name) }) else { return }
+        for screen in navigator.pop(from: first, now: now) { lock.left(screen) }
     }
 
     /// Screens with a `pin_hash` that are not open now.
-    public var lockedScreens: [String] {
-        config.screens.filter { $0.pinHash != nil && !pinLock.isUnlocked($0.name) }.map(\.name)
-    }
+    public var lockedScreens: [String] { lock.lockedScreens(in: config) }
 
     // MARK: Banner
 
     public func showBanner(_ text: String, now: Double, seconds: Double = KioskApp.bannerSeconds) {
-        banner = Banner(text, until: now + seconds, font: resources.font, width: width, height: height)
-        fullFrameNeeded = true
-        statusChanged = true
+        banner = Banner(text, until: now + seconds, font: navigator.resources.font, width: width, height: height)
+        frameNeed.raise(to: .full)
     }
 
     // MARK: Config
@@ -438,46 +304,38 @@ public final class KioskApp: FrameSource {
     /// each open screen and its selection where they still exist; an invalid one keeps the last
     /// good config and shows a banner. Returns true when applied. `assets` are the new config's
     /// font and images when already loaded (off the event loop); without them they are loaded here.
+    /// When applied, the runtime is told the settings it owns with `.settingsChanged`.
     @discardableResult
     public func apply(_ check: ConfigCheck, assets: LoadedAssets? = nil, now: Double) -> Bool {
         self.now = now
-        statusChanged = true
         guard let new = check.config else {
-            configValid = false
-            configProblems = check.problems
+            applied.refused(problems: check.problems)
             // The error first, then where it is: a narrow panel may not show the whole line.
             let first = check.problems.first { $0.severity == .error }?.messageFirst ?? "invalid config"
             showBanner("Config not applied: \(first)", now: now)
             return false
         }
-        // A screen whose PIN changed locks again: whoever opened it may not know the new one.
-        for screen in new.screens where screen.pinHash != config.screen(named: screen.name)?.pinHash {
-            pinLock.relock(screen.name)
-        }
+        lock.configure(old: config, new: new)
         do {
-            let leaving = currentScreen
-            (resources, stack) = try rebuild(config: new, assets: try Self.ready(assets, for: new), width: width, height: height)
-            // The rebuilt stack ends below a keypad: the PIN is asked again once the screen is opened again.
-            if keypad != nil {
-                keypad = nil
-                pinLock.clearEntry()
-            }
-            config = new
-            pinLock.config = new.lock
-            pinLock.keepUnlocked(only: stack.map(\.config.name))
-            generation += 1
-            configValid = true
-            configSource = check.source
-            configProblems = check.problems
+            let rebuilt = try rebuild(config: new, assets: try Self.ready(assets, for: new), width: width, height: height)
+            navigator.transitionStyle = new.transition
+            navigator.replaceAll(resources: rebuilt.resources, stack: rebuilt.stack, now: now)
+            lock.rebuilt(open: navigator.names)
+            applied.applied(new, from: check)
             banner = nil
-            screenShown(.replace, leaving: leaving)
+            frameNeed.raise(to: .full)
+            effects.append(.settingsChanged(RuntimeSettings(new)))
             Log.info("config generation \(generation) applied")
             return true
         } catch {
+            applied.refused(problems: nil)
             showBanner("Config not applied: \(error)", now: now)
             return false
         }
     }
+
+    /// What the runtime's own owners take from the config (input, power, files).
+    public var runtimeSettings: RuntimeSettings { RuntimeSettings(config) }
 
     /// `assets` if given, else `config`'s loaded here; the images left out are logged.
     private static func ready(_ assets: LoadedAssets?, for config: KioskConfig) throws(RasterError) -> LoadedAssets {
@@ -488,23 +346,36 @@ public final class KioskApp: FrameSource {
     }
 
     /// The screens of `config` at a size, replacing the open ones: home, then the open screens
-    /// that still exist (up to the first that does not), each keeping its selection where the
-    /// selected item is still there.
-    private func rebuild(config new: KioskConfig, assets: LoadedAssets, width: Int, height: Int) throws -> (ScreenResources, [MenuScreen]) {
-        let newResources = ScreenResources(theme: new.theme, assets: assets, width: width, height: height)
-        let old = stack
+    /// that still exist (up to the first that does not, or that is locked), each carrying over
+    /// what the user had on it (`carryOver`).
+    private func rebuild(config new: KioskConfig, assets: LoadedAssets, width: Int, height: Int) throws -> (resources: ScreenResources, stack: [MenuScreen]) {
+        let resources = ScreenResources(theme: new.theme, assets: assets, width: width, height: height)
+        let old = navigator.stack
         let homeName = new.screen(named: new.home)?.name ?? new.screens.first?.name
         guard let homeConfig = homeName.flatMap(new.screen(named:)) else { throw KioskAppError.noScreens }
-        var newStack: [MenuScreen] = [try ScreenFactory.make(homeConfig, resources: newResources, showsBack: false)]
+        var stack: [MenuScreen] = [try ScreenFactory.make(homeConfig, resources: resources, showsBack: false)]
         for screen in old.dropFirst() {
             // A keypad is not a config screen: it ends the kept stack, as does a newly locked screen.
-            guard let c = new.screen(named: screen.config.name), c.pinHash == nil || pinLock.isUnlocked(c.name) else { break }
-            newStack.append(try ScreenFactory.make(c, resources: newResources, showsBack: true))
+            guard let c = new.screen(named: screen.config.name), !lock.isLocked(c) else { break }
+            stack.append(try ScreenFactory.make(c, resources: resources, showsBack: true))
         }
-        for (i, screen) in newStack.enumerated() where i < old.count && old[i].config.name == screen.config.name {
-            screen.select(Self.keptSelection(old: old[i], new: screen))
+        for (i, screen) in stack.enumerated() where i < old.count && old[i].config.name == screen.config.name {
+            Self.carryOver(from: old[i], to: screen, now: now)
         }
-        return (newResources, newStack)
+        return (resources, stack)
+    }
+
+    /// What the user had on `old` goes on on `new`: the selection and, while a finger holds the
+    /// menu (a config applied mid-drag), the finger's hold, so that its next moves drag the new
+    /// menu and its release settles it. A held menu keeps its exact position when the new one
+    /// counts positions the same way (same shape, same items).
+    static func carryOver(from old: MenuScreen, to new: MenuScreen, now: Double) {
+        if old.isHeld, type(of: old) == type(of: new), old.config.items.count == new.config.items.count {
+            new.jump(to: old.position)
+        } else {
+            new.select(keptSelection(old: old, new: new))
+        }
+        if old.isHeld { new.takeHold(now: now) }
     }
 
     /// The selected item's new index: the same label if it is still there, else the same position (clamped).
@@ -518,32 +389,19 @@ public final class KioskApp: FrameSource {
 
     // MARK: Status
 
-    public func status(extra: [String: StatusValue] = [:]) -> StatusDocument {
-        statusChanged = false
-        let screen = currentScreen
-        let items = screen.config.items
-        var doc: [(String, StatusValue)] = [
-            ("generation", .int(generation)),
-            ("config_valid", .bool(configValid)),
-            ("config_errors", .array(configProblems.filter { $0.severity == .error }.map { .string($0.description) })),
-            ("config_source", configSource.map { .string($0) } ?? .null),
-            ("screen", .string(screen.config.name)),
-            ("screens", .array(screenNames.map { .string($0) })),
-            // On a keypad the selected key could tell a digit: neither is said.
-            ("selection", keypad == nil ? .int(screen.selectedIndex) : .null),
-            ("selected_label", keypad == nil && items.indices.contains(screen.selectedIndex) ? .string(items[screen.selectedIndex].label) : .null),
-            ("banner", banner.map { .string($0.text) } ?? .null),
-            ("locked_screens", .array(lockedScreens.map { .string($0) })),
-            ("pin_failures", .int(pinLock.failures)),
-        ]
-        if let a = lastAction {
-            doc.append(("last_action", .object([("item", .string(a.label)), ("action", .string(a.action)), ("result", .string(a.result))])))
-        } else {
-            doc.append(("last_action", .null))
-        }
-        for (k, v) in extra.sorted(by: { $0.key < $1.key }) { doc.append((k, v)) }
-        return StatusDocument(fields: doc)
+    /// The running config as the status file says it; `path` is the file the runtime watches.
+    public func configStatus(path: String?) -> ConfigStatus { applied.status(path: path) }
+
+    /// What the menu shows. On a keypad the selected key could tell a digit: neither is said.
+    public var menuStatus: MenuStatus {
+        let items = currentScreen.config.items
+        let selection = lock.isKeypadShown ? nil : navigator.settledSelection
+        return MenuStatus(screen: currentScreen.config.name, screens: screenNames, selection: selection,
+                          selectedLabel: selection.flatMap { items.indices.contains($0) ? items[$0].label : nil },
+                          banner: banner?.text, lastAction: actions.last)
     }
+
+    public var lockStatus: LockStatus { LockStatus(lockedScreens: lockedScreens, pinFailures: lock.pinLock.failures) }
 }
 
 public enum KioskAppError: Error, CustomStringConvertible {

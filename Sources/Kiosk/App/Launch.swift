@@ -55,6 +55,8 @@ extension Runtime {
             for p in check.problems { Log.problem(p) }
             Log.error("\(configPath) is not usable; showing the rescue screen until it is fixed")
             config = KioskConfig.rescue(problems: check.problems)
+            // Where `kiosk status` and a fleet look: the file the broken config names, if it can be read.
+            config.statusFile = ConfigReader.statusFile(ofConfigAt: configPath)
         }
         let output = try open(config)
         startup.mark("display")

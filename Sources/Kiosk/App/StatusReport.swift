@@ -25,7 +25,7 @@ public enum KioskHealth: Int32, Sendable {
 public struct StatusReport: Sendable {
     public let path: String
     /// The file's document; nil when there was nothing to read.
-    public let status: StatusValue?
+    public let status: KioskStatus?
     public let health: KioskHealth
     /// Why the kiosk is not healthy, one sentence each; empty when it is.
     public let problems: [String]
@@ -55,24 +55,26 @@ public struct StatusReport: Sendable {
             (status, health, problems) = (nil, .noStatus, ["the status file is not JSON: \(error)"])
             return
         }
-        guard case .object = doc, doc["generation"]?.intValue != nil, let valid = doc["config_valid"]?.boolValue else {
-            (status, health, problems) = (nil, .noStatus, ["the status file is not a kiosk status (no generation or config_valid)"])
+        let status: KioskStatus
+        do {
+            status = try KioskStatus(decoding: doc)
+        } catch {
+            (self.status, health, problems) = (nil, .noStatus, ["the status file is not a kiosk status (\(error))"])
             return
         }
-        if let pid = doc["pid"]?.intValue, let p = Int32(exactly: pid), !isRunning(p) {
-            (status, health, problems) = (doc, .noStatus, ["the kiosk that wrote the status file (pid \(pid)) is not running"])
+        if let pid = status.pid, let p = Int32(exactly: pid), !isRunning(p) {
+            (self.status, health, problems) = (status, .noStatus, ["the kiosk that wrote the status file (pid \(pid)) is not running"])
             return
         }
         var found: [String] = []
-        if !valid {
-            let errors: [String]
-            if case .array(let list) = doc["config_errors"] { errors = list.compactMap(\.stringValue) } else { errors = [] }
+        if !status.config.valid {
+            let errors = status.config.errors
             found.append("the config is invalid (the last good one is shown)" + (errors.isEmpty ? "" : ": " + errors.joined(separator: "; ")))
         }
-        if doc["display_connected"]?.boolValue == false {
+        if status.display.connected == false {
             found.append("the display is disconnected")
         }
-        (status, health, problems) = (doc, found.isEmpty ? .healthy : .unhealthy, found)
+        (self.status, health, problems) = (status, found.isEmpty ? .healthy : .unhealthy, found)
     }
 
     /// A status file is a few hundred bytes; a 1 MiB one is not ours.
@@ -91,45 +93,37 @@ public struct StatusReport: Sendable {
         }
         for p in problems { row("problem", p) }
         row("status", path)
-        guard let doc = status else { return lines.joined(separator: "\n") + "\n" }
-        if let pid = doc["pid"]?.intValue { row("pid", String(pid)) }
-        var config = doc["config_path"]?.stringValue ?? "(none)"
-        if let g = doc["generation"]?.intValue { config += ", generation \(g)" }
-        if let v = doc["config_valid"]?.boolValue { config += v ? ", valid" : ", INVALID" }
-        row("config", config)
+        guard let status else { return lines.joined(separator: "\n") + "\n" }
+        if let pid = status.pid { row("pid", String(pid)) }
+        let config = status.config
+        row("config", (config.path ?? "(none)") + ", generation \(config.generation)" + (config.valid ? ", valid" : ", INVALID"))
         // A fleet's release: the folder `current` pointed at when the running config was read.
-        if let source = doc["config_source"]?.stringValue, source != doc["config_path"]?.stringValue {
-            row("read from", source)
-        }
-        if let d = doc["display"]?.stringValue {
-            let connected = doc["display_connected"]?.boolValue
+        if let source = config.source, source != config.path { row("read from", source) }
+        if let d = status.display.name {
+            let connected = status.display.connected
             row("display", d + (connected == nil ? "" : connected! ? ", connected" : ", DISCONNECTED"))
         }
-        if let s = doc["screen"]?.stringValue {
-            let selected = doc["selected_label"]?.stringValue.map { ", \"\($0)\" selected" } ?? ""
-            row("screen", s + selected)
+        if let s = status.menu.screen {
+            row("screen", s + (status.menu.selectedLabel.map { ", \"\($0)\" selected" } ?? ""))
         }
-        if let r = doc["running"]?.stringValue { row("running", r) }
-        if let a = doc["last_action"], let item = a["item"]?.stringValue {
-            row("last action", "\"\(item)\" (\(a["action"]?.stringValue ?? "?")): \(a["result"]?.stringValue ?? "?")")
-        }
-        if let b = doc["banner"]?.stringValue { row("banner", b) }
-        let locked = doc["locked_screens"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        let failures = doc["pin_failures"]?.intValue ?? 0
+        if let r = status.running { row("running", r) }
+        if let a = status.menu.lastAction { row("last action", "\"\(a.item)\" (\(a.action)): \(a.result)") }
+        if let b = status.menu.banner { row("banner", b) }
+        let locked = status.lock.lockedScreens, failures = status.lock.pinFailures
         if !locked.isEmpty || failures > 0 {
             row("locked", (locked.isEmpty ? "none" : locked.joined(separator: ", ")) + ", \(failures) wrong PIN\(failures == 1 ? "" : "s")")
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// For a script: the verdict beside the file's own document (null when there was none).
+    /// For a script: the verdict beside the file's document (null when there was none).
     public var json: String {
         StatusValue.object([
             ("health", .string(health.name)),
             ("exit_status", .int(Int(health.rawValue))),
             ("problems", .array(problems.map { .string($0) })),
             ("file", .string(path)),
-            ("status", status ?? .null),
+            ("status", status?.value ?? .null),
         ]).json + "\n"
     }
 }

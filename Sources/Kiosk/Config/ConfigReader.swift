@@ -49,6 +49,16 @@ public final class ConfigReader {
         self.searchPath = searchPath
     }
 
+    /// The `status_file` the config at `path` names, without validating the config (`kiosk
+    /// status` must answer even when the config is broken or its fonts are missing): the
+    /// default when the file cannot be read or parsed or does not set the key as a string.
+    public static func statusFile(ofConfigAt path: String) -> String {
+        let source = ConfigSource.pin(path)
+        guard let text = try? ConfigFileReader.read(path: source.file), let root = try? TOMLTable(parsing: text),
+              let named = root["status_file"]?.string, !named.isEmpty else { return KioskConfig.defaultStatusFile }
+        return ConfigValues.resolve(named, against: source.directory)
+    }
+
     public func check() -> ConfigCheck {
         let decoded: Decoded
         let source = ConfigSource.pin(path)

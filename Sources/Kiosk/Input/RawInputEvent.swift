@@ -24,6 +24,15 @@ extension RawInputEvent {
         }
     }
 
+    /// Whether it shows someone at the device. A touch cancel does not: libinput sends one when a
+    /// touch device goes away, as every device does when input is handed to an `exec` program, and
+    /// that cancel arrives with the first real input after the program; counted as input, it would
+    /// wake the panel and let the real input through to the menu.
+    public var isSomeonesInput: Bool {
+        if case .touchCancel = self { return false }
+        return true
+    }
+
     /// What kind of device sent it, for latency figures by kind.
     public var kind: String {
         switch self {

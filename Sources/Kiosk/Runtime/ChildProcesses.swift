@@ -5,13 +5,13 @@ import Glibc
 /// in the background (`spawn`, and systemctl for the power items), until they are reaped.
 final class ChildProcesses {
     /// The program that has the display, if any.
-    private(set) var displayOwner: (pid: pid_t, effect: Effect)?
-    private var background: [pid_t: Effect] = [:]
+    private(set) var displayOwner: (pid: pid_t, effect: ActionRequest)?
+    private var background: [pid_t: ActionRequest] = [:]
 
     var hasDisplayOwner: Bool { displayOwner != nil }
 
     /// Starts the program an effect names. An `exec` program becomes the display owner.
-    func start(_ effect: Effect) throws(SystemError) -> pid_t {
+    func start(_ effect: ActionRequest) throws(SystemError) -> pid_t {
         guard let command = Self.command(for: effect) else { throw SystemError("start \(effect.kind)", errno: EINVAL) }
         let pid = try ProcessLauncher.start(command)
         if case .exec = effect { displayOwner = (pid, effect) } else { background[pid] = effect }
@@ -19,8 +19,8 @@ final class ChildProcesses {
     }
 
     /// The children that ended since the last call: what they were started for, and how they ended.
-    func reap() -> [(effect: Effect, pid: pid_t, result: String, failed: Bool)] {
-        var ended: [(Effect, pid_t, String, Bool)] = []
+    func reap() -> [(effect: ActionRequest, pid: pid_t, result: String, failed: Bool)] {
+        var ended: [(ActionRequest, pid_t, String, Bool)] = []
         for (pid, result, failed) in ProcessLauncher.reap() {
             if let owner = displayOwner, owner.pid == pid {
                 displayOwner = nil
@@ -33,7 +33,7 @@ final class ChildProcesses {
     }
 
     /// The argv an effect runs (nil: it runs no program). The power items ask systemd (through logind and polkit).
-    static func command(for effect: Effect) -> Command? {
+    static func command(for effect: ActionRequest) -> Command? {
         switch effect {
         case .exec(let command, _), .spawn(let command, _):
             return command

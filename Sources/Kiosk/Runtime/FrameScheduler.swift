@@ -6,8 +6,9 @@ import Raster
 /// its one canvas) and hands it to the output, at most one frame in flight.
 ///
 /// Requests only wake the loop (`requestPass`); drawing happens in `drawIfDue`, called by the
-/// runtime's pass. Output callbacks (a flip completed, the display came back) only set flags and
-/// request a pass, so nothing is ever drawn from inside `present` or a callback.
+/// runtime's pass after `followOutputSize`. Output callbacks (a flip completed, the display came
+/// back) only note what the output needs and request a pass, so nothing is ever drawn from
+/// inside `present` or a callback.
 public final class FrameScheduler: OutputDelegate {
     let output: Output
     let source: FrameSource
@@ -16,7 +17,8 @@ public final class FrameScheduler: OutputDelegate {
     /// Wakes the loop for the runtime's next pass.
     let wake: WakeSource
     private var passRequested = false
-    private var fullFrameOwed = true
+    /// What the output needs redrawn of its own accord: everything when it came back or changed size.
+    private var outputNeed = FrameNeed.full
     /// Frames handed to the output, and frames it reported on screen.
     public private(set) var presented = 0
     public private(set) var shown = 0
@@ -67,34 +69,41 @@ public final class FrameScheduler: OutputDelegate {
     /// Input at kernel time `time` woke the panel: the first frame after it is measured.
     func noteWake(time: Double) { unshownWake = time }
 
+    /// The output's logical size changed (another display, a mode set): the source lays out
+    /// again and the frame buffer follows. The runtime calls this at the start of a pass, so that
+    /// drawing only draws.
+    func followOutputSize() {
+        guard frame.width != output.logicalWidth || frame.height != output.logicalHeight else { return }
+        do {
+            try source.resize(width: output.logicalWidth, height: output.logicalHeight)
+            frame = try PixelBuffer(width: output.logicalWidth, height: output.logicalHeight)
+            canvas = Canvas(frame)
+            outputNeed = .full
+            Log.info("menu laid out again for \(frame.width)x\(frame.height)")
+        } catch {
+            Log.error("cannot draw at \(output.logicalWidth)x\(output.logicalHeight): \(error)")
+        }
+    }
+
     /// Draws and presents a frame if one is owed and the output can take it.
     func drawIfDue() {
-        guard output.isReady, fullFrameOwed || source.needsFrame else { return }
+        let need = max(outputNeed, source.frameNeed)
+        guard output.isReady, need != .none, frame.width == output.logicalWidth, frame.height == output.logicalHeight else { return }
         let started = MonotonicClock.now()
-        var full = fullFrameOwed
-        if frame.width != output.logicalWidth || frame.height != output.logicalHeight {
-            do {
-                try source.resize(width: output.logicalWidth, height: output.logicalHeight)
-                frame = try PixelBuffer(width: output.logicalWidth, height: output.logicalHeight)
-                canvas = Canvas(frame)
-                full = true
-                Log.info("menu laid out again for \(frame.width)x\(frame.height)")
-            } catch {
-                Log.error("cannot draw at \(output.logicalWidth)x\(output.logicalHeight): \(error)")
-                return
-            }
-        }
+        let full = need == .full
         canvas.resetClip()
+        let position = source.position
         let damage = source.draw(on: canvas, full: full)
         guard output.present(frame, damage: full ? [frame.bounds] : damage) else { return }
-        fullFrameOwed = false
+        source.frameTaken()
+        outputNeed = .none
         presented += 1
         drawTime.observe(MonotonicClock.now() - started)
         inFlightInput = unshownInput
         unshownInput = nil
         inFlightWake = unshownWake
         unshownWake = nil
-        inFlightPosition = source.drawnPosition
+        inFlightPosition = position
     }
 
     // MARK: OutputDelegate
@@ -110,11 +119,11 @@ public final class FrameScheduler: OutputDelegate {
         inFlightWake = nil
         shownPosition = inFlightPosition
         onShown(shown)
-        if source.needsFrame || source.isAnimating || fullFrameOwed { requestPass() }
+        if source.frameNeed != .none || source.isAnimating || outputNeed != .none { requestPass() }
     }
 
     public func outputNeedsFullFrame() {
-        fullFrameOwed = true
+        outputNeed = .full
         requestPass()
     }
 

@@ -4,34 +4,73 @@ import Raster
 
 /// What the runtime drives: state that input and time change, and a picture of it.
 ///
-/// One way only: `handle` and `advance` change state and return effects for the runtime to
-/// carry out; `draw` only draws what `advance` left. The runtime calls them in that order, each
-/// from the event loop, never one from inside another.
+/// One way only: `handle` and `advance` change state and `advance` returns effects for the
+/// runtime to carry out; `draw` only draws what `advance` left. The runtime calls them in that
+/// order, each from the event loop, never one from inside another; it tells the source when the
+/// output took a frame (`frameTaken`) and when the panel's size changed (`resize`, before a pass
+/// draws).
 public protocol FrameSource: AnyObject {
     /// Input from the user, in the frame's (logical) coordinates.
     func handle(_ input: MenuInput, now: Double)
     /// Moves state on to `now` (animations settling, timeouts) and says what the runtime must do.
     func advance(now: Double) -> [Effect]
-    /// Something changed that is not on screen yet.
-    var needsFrame: Bool { get }
+    /// How much of the picture is out of date.
+    var frameNeed: FrameNeed { get }
     /// Frames are wanted without further input (an animation runs).
     var isAnimating: Bool { get }
     /// When `advance` must run again even if nothing happens (nil: not before the next input).
     var nextDeadline: Double? { get }
     /// Draws the state as `advance` left it. `full`: everything, not just what changed. Returns the damage.
     func draw(on canvas: Canvas, full: Bool) -> [PixelRect]
+    /// The output took the frame just drawn: nothing is out of date any more.
+    func frameTaken()
     /// The frame size changed (another display was connected).
     func resize(width: Int, height: Int) throws
-    /// How an effect ended (a program exited, failed to start, was refused).
-    func effectFinished(_ effect: Effect, result: String, failed: Bool, now: Double)
-    /// The current screen's scroll position in the last frame drawn (screenshots record it).
-    var drawnPosition: ScrollOffset { get }
-    /// Bumped whenever another screen is shown: partial knob motion belongs to the old one.
-    var screenChanges: Int { get }
+    /// How an action ended (a program exited, failed to start, was refused).
+    func effectFinished(_ action: ActionRequest, result: String, failed: Bool, now: Double)
+    /// The current screen's scroll position: what a frame drawn now shows (screenshots record it).
+    var position: ScrollOffset { get }
 }
 
-/// What a frame source asks the runtime to do: things that touch processes or the machine.
+/// How much of a picture is out of date: nothing, the part that moves, or all of it.
+public enum FrameNeed: Int, Comparable, Sendable {
+    case none, changed, full
+
+    public static func < (a: FrameNeed, b: FrameNeed) -> Bool { a.rawValue < b.rawValue }
+
+    /// At least `need` is out of date now.
+    public mutating func raise(to need: FrameNeed) { self = max(self, need) }
+}
+
+/// What a frame source asks of the runtime.
 public enum Effect: Equatable, Sendable {
+    /// Carry out a menu item's action on processes or the machine.
+    case run(ActionRequest)
+    /// Another screen came to the top: half a knob detent turned on the old one is dropped.
+    case screenChanged
+    /// A config was applied: the runtime's own owners (input, power, files) take their part.
+    case settingsChanged(RuntimeSettings)
+}
+
+/// The part of a config the runtime's owners use: input, panel power, and where files go.
+public struct RuntimeSettings: Equatable, Sendable {
+    public var input: InputConfig
+    public var power: PowerConfig
+    public var statusFile: String
+    public var metricsFile: String?
+    public var screenshotFile: String
+
+    public init(_ config: KioskConfig) {
+        input = config.input
+        power = config.power
+        statusFile = config.statusFile
+        metricsFile = config.metricsFile
+        screenshotFile = config.screenshotFile
+    }
+}
+
+/// A menu item's action that touches processes or the machine.
+public enum ActionRequest: Equatable, Sendable {
     /// Hand the display and input to `command` until it exits.
     case exec(Command, label: String)
     /// Start `command` in the background.

@@ -18,8 +18,8 @@ final class InputPipeline {
     private(set) var wakeFilter = WakeFilter()
     /// Whether the panel is off now (asked at each event; `[power]` owns it).
     var panelIsOff: () -> Bool = { false }
-    /// Told of every device event before it goes to the menu (any touch, turn or key is someone
-    /// there); `wakes`: it woke the panel and is swallowed.
+    /// Told of every device event that is someone's input (any touch, turn or key; not a touch
+    /// cancel) before it goes to the menu; `wakes`: it woke the panel and is swallowed.
     var activity: (_ event: RawInputEvent, _ wakes: Bool) -> Void = { _, _ in }
 
     init(settings: InputConfig, panel: @escaping () -> PanelGeometry) {
@@ -47,7 +47,7 @@ final class InputPipeline {
         guard !isSuspended else { return }
         let (drop, wakes) = wakeFilter.filter(event, panelOff: panelIsOff())
         if wakes { router.knob.reset() }  // half a detent turned before the panel went off is gone
-        activity(event, wakes)
+        if event.isSomeonesInput { activity(event, wakes) }
         if drop { return }
         let inputs = router.route(event, panel: panel())
         if !inputs.isEmpty { deliver(inputs, event) }

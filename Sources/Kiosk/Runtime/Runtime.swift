@@ -55,10 +55,12 @@ public final class Runtime {
     /// Opens input if the first frame has not reached the screen by then (display away at start).
     private let inputStartTimer: TimerSource
     private var startup: StartupTimeline
-    private var screenChangesSeen: Int
+    /// The config's part the runtime's owners use (input, power, files), as last applied.
+    private var settings: RuntimeSettings
     /// Seconds since the Unix epoch at start, for `kiosk_start_time_seconds`.
     private let startTime: Double
-    private var reloadsApplied = 0, reloadsRefused = 0
+    /// The config's `status_file` (or the options'); a reload may name another.
+    private var statusFile: StatusFile?
     /// The config's `metrics_file`; nil: none (a reload may name another).
     private var metricsFile: MetricsFile?
 
@@ -89,11 +91,11 @@ public final class Runtime {
         deadlineTimer = try TimerSource()
         watchdogTimer = try TimerSource()
         inputStartTimer = try TimerSource()
-        input = InputPipeline(settings: app.config.input) { [unowned output] in output.panel }
-        power = PanelPower(settings: app.config.power, output: output, now: MonotonicClock.now()) { [options] choice in
+        settings = app.runtimeSettings
+        input = InputPipeline(settings: settings.input) { [unowned output] in output.panel }
+        power = PanelPower(settings: settings.power, output: output, now: MonotonicClock.now()) { [options] choice in
             Backlight.open(choice, classDirectory: options.backlightClassDirectory, files: options.backlightFiles)
         }
-        screenChangesSeen = app.screenChanges
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         startTime = Double(ts.tv_sec) + Double(ts.tv_nsec / 1_000_000) / 1e3
@@ -174,12 +176,16 @@ public final class Runtime {
 
     private func pass() {
         let now = MonotonicClock.now()
-        for effect in app.advance(now: now) { perform(effect, now: now) }
-        let powerChanged = !children.hasDisplayOwner && power.advance(now: now)
-        if app.screenChanges != screenChangesSeen {
-            screenChangesSeen = app.screenChanges
-            input.screenChanged()
+        frames.followOutputSize()
+        for effect in app.advance(now: now) {
+            switch effect {
+            case .run(let action): perform(action, now: now)
+            case .screenChanged: input.screenChanged()
+            case .settingsChanged(let new): configure(new, now: now)
+            }
         }
+        // The status says the new power state at the end of this pass.
+        if !children.hasDisplayOwner { _ = power.advance(now: now) }
         // Not while a program has the display, even if the display came back meanwhile (a
         // hotplug while it runs): the output is not handed over in every state.
         if !children.hasDisplayOwner { frames.drawIfDue() }
@@ -189,7 +195,7 @@ public final class Runtime {
         } else {
             deadlineTimer.disarm()
         }
-        if app.statusChanged || powerChanged { writeStatus() }
+        updateStatus()
     }
 
     /// Any touch, turn or key, before it reaches the menu: the panel brightens, or wakes (and the
@@ -199,10 +205,9 @@ public final class Runtime {
         case .pass:
             return
         case .brighten:
-            writeStatus()
+            break
         case .wake:
             frames.noteWake(time: event.time)
-            writeStatus()
         }
         frames.requestPass()
     }
@@ -233,37 +238,30 @@ public final class Runtime {
 
     private func startInput() {
         guard let seat = options.seat else { return }
-        input.start(seat: seat, calibration: app.config.input.calibration, loop: loop)
+        input.start(seat: seat, calibration: settings.input.calibration, loop: loop)
     }
 
     // MARK: Effects
 
-    private func perform(_ effect: Effect, now: Double) {
+    private func perform(_ effect: ActionRequest, now: Double) {
         if !options.runsHandoverActions, effect.handsOverDevice, let command = ChildProcesses.command(for: effect) {
             let result = "would run \(command.argv.joined(separator: " "))"
             Log.info("\"\(effect.label)\": \(result) (not run: actions that give the device away are off)")
             app.effectFinished(effect, result: result, failed: true, now: now)
-            writeStatus()
             return
         }
         switch effect {
         case .reload:
             if let config { config.reload(reason: "menu item") } else { Log.info("reload: this menu is built in; nothing to read") }
         case .exec:
-            // Hand over: the panel lit as it was at start, stop drawing, drop master, stop reading
-            // input, then start the program.
-            power.handOver()
-            output.handOver()
-            input.suspend()
+            handDisplayOver()
             do {
                 let pid = try children.start(effect)
                 Log.info("\"\(effect.label)\" has the display (pid \(pid))")
                 notifier.notify("STATUS=Running \(effect.label)")
             } catch {
                 Log.error("\"\(effect.label)\": \(error)")
-                input.resume()
-                output.takeBack()
-                power.takeBack(now: now)
+                takeDisplayBack(now: now)
                 app.effectFinished(effect, result: "failed to start: \(error)", failed: true, now: now)
             }
         case .spawn, .poweroff, .reboot:
@@ -281,7 +279,22 @@ public final class Runtime {
                 app.effectFinished(effect, result: "failed to start: \(error)", failed: true, now: now)
             }
         }
-        writeStatus()
+    }
+
+    /// Before an `exec` program starts: the panel lit as it was at start, no more drawing, DRM
+    /// master dropped, input no longer read.
+    private func handDisplayOver() {
+        power.handOver()
+        output.handOver()
+        input.suspend()
+    }
+
+    /// The `exec` program ended or could not start: input read again, the display ours again
+    /// (a whole frame is asked for), the panel's idle time starting now.
+    private func takeDisplayBack(now: Double) {
+        input.resume()
+        output.takeBack()
+        power.takeBack(now: now)
     }
 
     private func childrenEnded() {
@@ -289,9 +302,7 @@ public final class Runtime {
         for (effect, pid, result, failed) in children.reap() {
             if case .exec = effect {
                 Log.info("\"\(effect.label)\" \(result); taking the display back")
-                input.resume()
-                output.takeBack()
-                power.takeBack(now: now)
+                takeDisplayBack(now: now)
                 notifier.notify("STATUS=Showing \(app.currentScreen.config.name)")
             } else if failed {
                 Log.error("\"\(effect.label)\" (pid \(pid)) \(result)")
@@ -301,7 +312,6 @@ public final class Runtime {
             app.effectFinished(effect, result: result, failed: failed, now: now)
         }
         frames.requestPass()
-        writeStatus()
     }
 
     // MARK: Config, status, signals
@@ -309,12 +319,8 @@ public final class Runtime {
     private func apply(_ loaded: LoadedConfig, reason: String) {
         let check = loaded.check
         if app.apply(check, assets: loaded.assets, now: MonotonicClock.now()) {
-            reloadsApplied += 1
-            input.configure(app.config.input)
-            power.configure(app.config.power, now: MonotonicClock.now())
             Log.info("config reloaded (\(reason))")
         } else {
-            reloadsRefused += 1
             for p in check.problems { Log.problem(p) }
             Log.error("config not applied (\(reason)); keeping the last good one")
         }
@@ -324,12 +330,19 @@ public final class Runtime {
         FreedMemory.returnToSystem()
     }
 
+    /// A config was applied: input and panel power take their part (the files follow at the pass's end).
+    private func configure(_ new: RuntimeSettings, now: Double) {
+        settings = new
+        input.configure(new.input)
+        power.configure(new.power, now: now)
+    }
+
     /// The metrics as their owners have them now.
     private var metrics: KioskMetrics {
         var m = KioskMetrics(startTime: startTime, configGeneration: app.generation, configValid: app.configValid,
                              screen: app.currentScreen.config.name, displayConnected: output.isConnected)
-        m.reloadsApplied = reloadsApplied
-        m.reloadsRefused = reloadsRefused
+        m.reloadsApplied = app.reloadsApplied
+        m.reloadsRefused = app.reloadsRefused
         m.inputDevices = input.deviceKinds
         m.actions = app.actionCounts
         m.framesPresented = frames.presented
@@ -342,30 +355,22 @@ public final class Runtime {
     /// Called at every pass (every change passes through one): the file follows the config's
     /// `metrics_file`, and is written when the values changed, at most once a second.
     private func updateMetrics(now: Double) {
-        let path = app.config.metricsFile
+        let path = settings.metricsFile
         if metricsFile?.path != path { metricsFile = path.map { MetricsFile(path: $0) } }
         metricsFile?.update(metrics, now: now)
     }
 
-    private func writeStatus() {
-        let path = options.statusFile ?? app.config.statusFile
-        let doc = app.status(extra: [
-            "pid": .int(Int(getpid())),
-            "config_path": config.map { .string($0.path) } ?? .null,
-            "display": .string(output.name),
-            "display_connected": .bool(output.isConnected),
-            "running": children.displayOwner.map { .string($0.effect.label) } ?? .null,
-            "display_power": .string(power.state.rawValue),
-            // A fleet tells a refused push from one not yet loaded by these going up.
-            "reloads_applied": .int(reloadsApplied),
-            "reloads_refused": .int(reloadsRefused),
-        ])
-        guard !path.isEmpty else { return }
-        do {
-            try doc.write(to: path)
-        } catch {
-            Log.debug("status file \(path): \(error)")
-        }
+    /// The status as its owners have it now, written when it changed (every change passes
+    /// through a pass, which ends here).
+    private func updateStatus() {
+        let path = options.statusFile ?? settings.statusFile
+        if statusFile?.path != path { statusFile = StatusFile(path: path) }
+        statusFile?.update(KioskStatus(
+            pid: Int(getpid()),
+            config: app.configStatus(path: config?.path),
+            display: DisplayStatus(name: output.name, connected: output.isConnected, power: power.state),
+            menu: app.menuStatus, lock: app.lockStatus,
+            running: children.displayOwner?.effect.label))
     }
 
     private func signalsArrived() {
@@ -397,7 +402,7 @@ public final class Runtime {
     /// that frame, so that a headless render can reproduce it exactly. The pixels are copied
     /// here; the PNG is encoded on a thread of its own (`ScreenshotWriter`).
     private func screenshot() {
-        let path = app.config.screenshotFile
+        let path = settings.screenshotFile
         let image: PixelBuffer
         do {
             image = try output.screenshot()

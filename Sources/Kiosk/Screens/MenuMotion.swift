@@ -71,6 +71,13 @@ public struct MenuMotion: Sendable {
         isHeld = true
     }
 
+    /// A finger already down on the screen this menu replaced (a config applied mid-drag) holds
+    /// this one from `time` on: its next moves drag it and its release settles it.
+    mutating func takeHold(at time: Double) {
+        press(at: time)
+        pressed = nil
+    }
+
     /// A finger came down somewhere that does not hold the menu.
     mutating func ignorePress() {
         isHeld = false
@@ -222,6 +229,9 @@ extension MenuController {
     /// Puts the scroller exactly at `position` (no animation, fractions kept): restoring a
     /// position, or a demo that moves the menu by itself.
     public mutating func jump(to position: ScrollOffset) { motion.jump(to: position) }
+
+    /// A finger that held the screen this one replaced holds this one (see `MenuMotion.takeHold`).
+    public mutating func takeHold(at time: Double) { motion.takeHold(at: time) }
 
     public var scroller: Scroller { motion.scroller }
     /// The scroller position as drawn.

@@ -22,6 +22,11 @@ public protocol MenuScreen: AnyObject {
     /// Puts the scroller exactly at `position`, without animation and without a `.selected`
     /// report (restoring a position; a demo that moves the menu itself every frame).
     func jump(to position: ScrollOffset)
+    /// A finger is down on the menu and holds it (a drag or a press in progress).
+    var isHeld: Bool { get }
+    /// A finger that held the screen this one replaces (a config applied, a new panel size)
+    /// goes on holding this one: its moves drag it, its release settles it.
+    func takeHold(now: Double)
     func handle(_ input: MenuInput, now: Double)
     /// Advances motion to `now`; returns what happened since the last call. Never draws.
     func update(now: Double) -> [MenuEvent]

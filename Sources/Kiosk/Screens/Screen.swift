@@ -47,6 +47,8 @@ public final class Screen<Shape: MenuShape>: MenuScreen {
     public var position: ScrollOffset { shape.controller.position }
     public func select(_ index: Int) { shape.controller.jump(toItem: index) }
     public func jump(to position: ScrollOffset) { shape.controller.jump(to: position) }
+    public var isHeld: Bool { shape.controller.motion.isHeld }
+    public func takeHold(now: Double) { shape.controller.takeHold(at: now) }
     public func handle(_ input: MenuInput, now: Double) { shape.controller.handle(input, now: now) }
     public func update(now: Double) -> [MenuEvent] { shape.controller.update(now: now) }
 
