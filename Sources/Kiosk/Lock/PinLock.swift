@@ -55,7 +55,6 @@ public struct PinLock: Sendable {
     /// stored on a first start is no failures. Then the state is written back, with this boot's
     /// clocks (and the marker on a first start). A folder that cannot be had leaves the lock in memory.
     private mutating func restore(from store: PinLockStore, now: Double) {
-        var store = store
         switch store.load() {
         case .unavailable(let error):
             Log.warning("cannot keep the PIN lockout state in \(store.directory) (\(error)): wrong PINs and lockouts are counted in memory only, and a restart forgets them")
