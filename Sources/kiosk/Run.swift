@@ -16,15 +16,25 @@ struct Run: ParsableCommand {
     var config: String?
     @Option(help: ArgumentHelp("Virtual terminal to take over, so console switches hand the display back and forth.", valueName: "tty"))
     var terminal: String?
+    @Option(help: ArgumentHelp("Folder that keeps the PIN lockout across restarts (default: $STATE_DIRECTORY, which systemd sets from StateDirectory=, else /var/lib/kiosk); made 0700 if missing.", valueName: "dir"))
+    var stateDir: String?
 
     var configPath: String {
         config ?? getenv("KIOSK_CONFIG").map { String(cString: $0) } ?? KioskConfig.defaultPath
     }
 
+    var stateDirectory: String {
+        PinLockStore.directory(option: stateDir, environment: getenv("STATE_DIRECTORY").map { String(cString: $0) })
+    }
+
+    func validate() throws {
+        if let stateDir, stateDir.isEmpty { throw ValidationError("--state-dir needs a folder") }
+    }
+
     func run() throws {
         let status = try failing {
             do {
-                return try Runtime.kiosk(KioskRunOptions(configPath: configPath, terminal: terminal)).run()
+                return try Runtime.kiosk(KioskRunOptions(configPath: configPath, terminal: terminal, stateDirectory: stateDirectory)).run()
             } catch let e as DisplayError {
                 if case .noDevice = e {
                     Log.error("\(e.description). To preview the menu without a display: kiosk render \(configPath) --all --out-dir DIR")

@@ -27,12 +27,13 @@ public final class KioskApp: FrameSource {
     public static let bannerSeconds = 8.0
 
     /// `assets` are `config`'s font and images when already loaded; without them they are loaded here.
+    /// `lockStore` keeps the PIN lockout across restarts; nil: in memory only.
     public init(config: KioskConfig, assets: LoadedAssets? = nil, valid: Bool = true, problems: [ConfigProblem] = [],
-                source: String? = nil, width: Int, height: Int, now: Double) throws {
+                source: String? = nil, lockStore: PinLockStore? = nil, width: Int, height: Int, now: Double) throws {
         applied = AppliedConfig(config, valid: valid, problems: problems, source: source)
         self.now = now
         activity = Activity(now: now)
-        lock = LockFlow(config.lock)
+        lock = LockFlow(config.lock, store: lockStore, now: now)
         let resources = ScreenResources(theme: config.theme, assets: try Self.ready(assets, for: config), width: width, height: height)
         guard let home = config.screen(named: config.home) ?? config.screens.first else { throw KioskAppError.noScreens }
         navigator = Navigator(home: try ScreenFactory.make(home, resources: resources, showsBack: false), resources: resources,

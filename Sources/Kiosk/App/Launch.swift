@@ -8,16 +8,19 @@ public struct KioskRunOptions: Sendable {
     public var configPath: String
     /// The virtual terminal to control for console switching (for example /dev/tty1); nil: none.
     public var terminal: String?
-    public init(configPath: String, terminal: String? = nil) {
+    /// Where the PIN lockout is kept across restarts (`PinLockStore.directory(option:environment:)`).
+    public var stateDirectory: String
+    public init(configPath: String, terminal: String? = nil, stateDirectory: String = PinLockStore.defaultDirectory) {
         self.configPath = configPath
         self.terminal = terminal
+        self.stateDirectory = stateDirectory
     }
 }
 
 extension Runtime {
     /// Everything `kiosk run` needs, made in the order that gets the menu on screen soonest.
     public static func kiosk(_ options: KioskRunOptions) throws -> Runtime {
-        try launch(configPath: options.configPath) { config in
+        try launch(configPath: options.configPath, lockStore: PinLockStore(directory: options.stateDirectory)) { config in
             try DisplaySession(request: config.display.request, rotation: config.display.rotation, terminalPath: options.terminal)
         } options: { config in
             Options(seat: config.input.seat)
@@ -27,8 +30,9 @@ extension Runtime {
     /// The start-up `kiosk run` and `kiosk-preview` share: signals, the config (or the rescue
     /// screen), the output `open` makes for it, the layout, the runtime. `adjust` may change a
     /// usable config before anything is laid out (the preview's start screen); the rescue
-    /// config is never adjusted.
-    public static func launch(configPath: String,
+    /// config is never adjusted. `lockStore` keeps the PIN lockout across restarts (nil: memory only,
+    /// as a desktop preview has it).
+    public static func launch(configPath: String, lockStore: PinLockStore? = nil,
                               adjust: (inout KioskConfig) throws -> Void = { _ in },
                               output open: (KioskConfig) throws -> Output,
                               options: (KioskConfig) -> Options) throws -> Runtime {
@@ -57,7 +61,7 @@ extension Runtime {
         let output = try open(config)
         startup.mark("display")
         let app = try KioskApp(config: config, assets: check.isValid ? loaded.assets : nil, valid: check.isValid, problems: check.problems,
-                               source: check.isValid ? check.source : nil,
+                               source: check.isValid ? check.source : nil, lockStore: lockStore,
                                width: output.logicalWidth, height: output.logicalHeight, now: MonotonicClock.now())
         startup.mark("layout")
         return try Runtime(app: app, output: output, signals: signals, config: service,

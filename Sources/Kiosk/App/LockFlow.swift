@@ -26,8 +26,9 @@ struct LockFlow {
         case failedToOpen(String, any Error)
     }
 
-    init(_ config: LockConfig) {
-        pinLock = PinLock(config)
+    /// `store` keeps the lockout across restarts (nil: memory only); `now` is the monotonic time.
+    init(_ config: LockConfig, store: PinLockStore? = nil, now: Double = 0) {
+        pinLock = PinLock(config, store: store, now: now)
     }
 
     var isKeypadShown: Bool { keypad != nil }

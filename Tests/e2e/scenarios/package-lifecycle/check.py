@@ -1,7 +1,8 @@
 """The Debian package on a device: dpkg -i (enabled, menu at boot, the backlight's udev rule, no
 drop-in without a backlight), an upgrade while it runs (restarted: new PID; the locally edited
-conffile kept), dpkg-reconfigure with a stand-in backlight (its drop-in), dpkg --purge (nothing
-left, the drop-in neither)."""
+conffile kept), dpkg-reconfigure with a stand-in backlight (its drop-in), the service's PIN lockout state in
+/var/lib/kiosk (0700, 0600, the kiosk's), dpkg --purge (nothing left, the drop-in and the state
+neither)."""
 import json
 
 from e2e import kiosk
@@ -65,5 +66,9 @@ def check(r):
     r.expect("kiosk.service" not in r.text("unit-links-purged.txt"), f"unit links or helper state left:\n{r.text('unit-links-purged.txt')}")
     r.expect(not r.text("kiosk-processes.txt").strip(), f"kiosk processes after the purge: {r.text('kiosk-processes.txt')}")
     left = r.text("etc-run-purged.txt")
-    for d in ("/etc/kiosk", "/etc/systemd/system/kiosk.service.d"):
+    state = r.lines("state-before-purge.txt")
+    r.expect(len(state) == 2 and state[0].startswith("drwx------") and state[1].startswith("-rw-------")
+             and all(line.split()[2] == "kiosk" for line in state),
+             "the service's PIN lockout state is not the kiosk's alone: " + " | ".join(state))
+    for d in ("/etc/kiosk", "/etc/systemd/system/kiosk.service.d", "/var/lib/kiosk"):
         r.expect(d not in left.replace(f"cannot access '{d}'", ""), f"{d} after the purge: {left}")

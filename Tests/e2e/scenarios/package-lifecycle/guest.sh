@@ -73,6 +73,8 @@ cat /etc/systemd/system/kiosk.service.d/backlight.conf > dropin-reconfigured.txt
 # Purge: every path of the package gone but the directories other packages own too, and the
 # merged-/usr links (/lib -> usr/lib) that no package owns.
 dpkg -L kiosk > package-files.txt
+# The PIN lockout state the packaged service keeps (StateDirectory=kiosk), before the purge takes it.
+ls -ld /var/lib/kiosk /var/lib/kiosk/pin-lock.state > state-before-purge.txt 2>&1
 e2e_run purge dpkg --purge kiosk
 dpkg-query -W -f '${Status}\n' kiosk > purged-status.txt 2>&1
 while read -r path; do
@@ -86,6 +88,6 @@ systemctl show -p LoadState -p ActiveState kiosk.service > unit-purged.txt 2>&1
 ls /etc/systemd/system/multi-user.target.wants/ /var/lib/systemd/deb-systemd-helper-enabled/ \
     /var/lib/systemd/deb-systemd-helper-masked/ > unit-links-purged.txt 2>&1
 for p in /proc/[0-9]*; do [ "$(cat "$p/comm" 2>/dev/null)" = kiosk ] && echo "${p#/proc/}"; done > kiosk-processes.txt
-ls -d /etc/kiosk /run/kiosk /etc/systemd/system/kiosk.service.d > etc-run-purged.txt 2>&1
+ls -d /etc/kiosk /run/kiosk /etc/systemd/system/kiosk.service.d /var/lib/kiosk > etc-run-purged.txt 2>&1
 umount /sys/class/backlight
 service_journal -u kiosk.service

@@ -5,6 +5,10 @@
 # countdown on screen, the right PIN refused meanwhile); after the lockout the right PIN by
 # knob (a PowerMate: turn, press) opens the screen; 5 s idle locks it again; the right PIN by
 # touch opens it; leaving locks it. The PIN reaches neither log nor status.
+# Then the lockout survives a restart (its state in /results/state, as --state-dir): five wrong
+# PINs lock out (lockout 40 s here), SIGKILL, a new kiosk still refuses the right PIN until the
+# lockout's end, then five more wrong PINs lock out for twice as long; killed and started again,
+# that doubled lockout is still running.
 PIN=739146
 hash=$(printf '%s\n' "$PIN" | kiosk hash-pin 2> /results/hash-pin.err)
 echo "$?" > /results/hash-pin.rc
@@ -15,7 +19,7 @@ e2e_uinput_start
 ui add touch ts 1024 768
 ui add keys kb
 ui add dial dl
-e2e_bg kiosk kiosk run --config /results/kiosk.toml
+e2e_bg kiosk kiosk run --config /results/kiosk.toml --state-dir /results/state
 pid=$(e2e_pid kiosk)
 
 field() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p" /results/status.json 2>/dev/null; }
@@ -101,4 +105,66 @@ e2e_wait_for 20 on_screen main || e2e_log "Escape did not leave the screen"
 sleep 0.5
 cp /results/status.json /results/status-left.json
 e2e_stop kiosk TERM 20
+
+# The lockout across a restart: a config with a longer lockout, so that it is still running when
+# the kiosk is back under TCG; the same state folder.
+sed 's/^lockout = 20$/lockout = 40/' /results/kiosk.toml > /results/kiosk-restart.toml
+ls -ld /results/state /results/state/pin-lock.state > /results/state-modes.txt 2>&1
+# Starts kiosk NAME ($1) on the restart config and waits for its menu and touchscreen.
+start_kiosk() {
+    rm -f /results/status.json
+    e2e_bg "$1" kiosk run --config /results/kiosk-restart.toml --state-dir /results/state
+    pid=$(e2e_pid "$1")
+    e2e_wait_for 60 grep -q "menu on screen" "/results/$1.err" || e2e_log "$1: the menu did not come up"
+    e2e_wait_for 30 test -e /results/status.json
+    e2e_wait_for 30 grep -q "input device added: .*touch ts" "/results/$1.err" || e2e_log "$1: the kiosk did not open the touchscreen"
+}
+open_keypad() {
+    ui key kb KEY_ENTER
+    e2e_wait_for 20 on_screen "keypad: admin" || e2e_log "no keypad"
+    sleep 1
+}
+five_wrong() {
+    n=1
+    while [ $n -le 5 ]; do
+        tap_pin 1111
+        e2e_wait_for 20 sh -c "grep -q '\"pin_failures\": $n[,}]' /results/status.json" || e2e_log "wrong PIN $n not counted"
+        n=$((n + 1))
+    done
+}
+start_kiosk kiosk2
+open_keypad
+five_wrong
+e2e_wait_for 10 grep -q "keypad locked out" /results/kiosk2.err || e2e_log "kiosk2: no lockout"
+cp /results/state/pin-lock.state /results/state-locked.txt
+e2e_stop kiosk2 KILL 10
+e2e_log "kiosk2 killed in its lockout"
+
+start_kiosk kiosk3
+e2e_wait_for 10 grep -q "PIN lockout restored" /results/kiosk3.err || e2e_log "kiosk3: no lockout restored"
+open_keypad
+shot restart-lockout
+# The right PIN, while the restored lockout runs: refused.
+tap_pin "$PIN"
+sleep 1
+cp /results/status.json /results/status-restart-refused.json
+# What is left of it, then five wrong PINs: counted (the lockout is over), and a lockout twice as long.
+left=$(sed -n 's/.*PIN lockout restored from .*: \([0-9]*\) s left.*/\1/p' /results/kiosk3.err | head -n 1)
+e2e_log "kiosk3: ${left:-?} s of the lockout left at start"
+sleep $(( ${left:-40} + 1 ))
+five_wrong
+e2e_wait_for 10 grep -q "keypad locked out" /results/kiosk3.err || e2e_log "kiosk3: no lockout"
+cp /results/status.json /results/status-doubled.json
+e2e_stop kiosk3 KILL 10
+
+# Killed in the doubled lockout and started again: it goes on.
+start_kiosk kiosk4
+e2e_wait_for 10 grep -q "PIN lockout restored" /results/kiosk4.err || e2e_log "kiosk4: no lockout restored"
+open_keypad
+tap_pin "$PIN"
+sleep 1
+cp /results/status.json /results/status-restart-doubled.json
+cp /results/state/pin-lock.state /results/state-doubled.txt
+ls -ld /results/state/pin-lock.state /results/state/pin-lock.created > /results/state-modes-end.txt 2>&1
+e2e_stop kiosk4 TERM 20
 e2e_uinput_stop
