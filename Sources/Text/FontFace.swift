@@ -12,7 +12,7 @@ final class FontFace {
     private(set) var rasterizedGlyphCount = 0
     private(set) var decodedOutlineCount = 0
 
-    init(_ file: FontFileRef) throws(RasterError) {
+    init(_ file: FontFileRef) throws(TextError) {
         self.file = file
         freeType = try FreeTypeFace(path: file.path, index: file.index)
         harfBuzz = try HarfBuzzFont(path: file.path, index: file.index)

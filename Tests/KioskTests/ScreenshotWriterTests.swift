@@ -18,7 +18,7 @@ import Testing
     }
 
     final class Outcome: Sendable {
-        let results = Mutex<[Result<Void, RasterError>]>([])
+        let results = Mutex<[Result<Void, ScreenshotError>]>([])
     }
 
     static func image(_ width: Int, _ height: Int) throws -> PixelBuffer {

@@ -23,7 +23,7 @@ final class ScreenshotWriter: Sendable {
     /// the writer takes the next request.
     @discardableResult
     func write(_ image: PixelBuffer, to path: String, sidecar: String,
-               done: @escaping @Sendable (Result<Void, RasterError>) -> Void) -> Bool {
+               done: @escaping @Sendable (Result<Void, ScreenshotError>) -> Void) -> Bool {
         guard busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return false }
         let job = Job(image: image, path: path, sidecar: sidecar)
         do {
@@ -32,7 +32,7 @@ final class ScreenshotWriter: Sendable {
                 busy.store(false, ordering: .releasing)
             }
         } catch {
-            done(.failure(.cannotWrite(path: path, reason: error.description)))
+            done(.failure(.system(error)))
             busy.store(false, ordering: .releasing)
         }
         return true
@@ -49,23 +49,37 @@ final class ScreenshotWriter: Sendable {
         return true
     }
 
-    private static func run(_ job: Job) -> Result<Void, RasterError> {
+    private static func run(_ job: Job) -> Result<Void, ScreenshotError> {
         let temporary = job.path + ".tmp"
         do {
             try PNGCodec.write(job.image, to: temporary)
         } catch {
-            return .failure(error)
+            return .failure(.png(error))
         }
         guard rename(temporary, job.path) == 0 else {
             let e = SystemError.last("rename \(temporary)")
             unlink(temporary)
-            return .failure(.cannotWrite(path: job.path, reason: e.description))
+            return .failure(.system(e))
         }
         do {
             try writeFileAtomically(job.path + ".txt", job.sidecar)
         } catch {
-            return .failure(.cannotWrite(path: job.path + ".txt", reason: error.description))
+            return .failure(.system(error))
         }
         return .success(())
+    }
+}
+
+/// Why a screenshot was not written: its PNG could not be (Raster's error), or a step of the
+/// writer's own failed (starting its thread, the rename, the sidecar).
+enum ScreenshotError: Error, Equatable, CustomStringConvertible {
+    case png(RasterError)
+    case system(SystemError)
+
+    var description: String {
+        switch self {
+        case .png(let error): error.description
+        case .system(let error): error.description
+        }
     }
 }
