@@ -19,8 +19,8 @@ final class ScreenshotWriter: Sendable {
     }
 
     /// Starts writing `image` to `path` and `sidecar` to `path.txt`; false (nothing started) while
-    /// the previous screenshot is still being written. `done` runs on the writing thread, before
-    /// the writer takes the next request.
+    /// the previous screenshot is still being written. `done` runs on the writing thread once the
+    /// writer takes requests again, so whoever `done` tells can ask for the next one at once.
     @discardableResult
     func write(_ image: PixelBuffer, to path: String, sidecar: String,
                done: @escaping @Sendable (Result<Void, ScreenshotError>) -> Void) -> Bool {
@@ -28,23 +28,13 @@ final class ScreenshotWriter: Sendable {
         let job = Job(image: image, path: path, sidecar: sidecar)
         do {
             try startDetachedThread { [self] in
-                done(Self.run(job))
+                let result = Self.run(job)
                 busy.store(false, ordering: .releasing)
+                done(result)
             }
         } catch {
-            done(.failure(.system(error)))
             busy.store(false, ordering: .releasing)
-        }
-        return true
-    }
-
-    /// Waits until no screenshot is being written (tests; at most `seconds`).
-    func waitUntilIdle(seconds: Double) -> Bool {
-        var waited = 0.0
-        while busy.load(ordering: .acquiring) {
-            if waited >= seconds { return false }
-            usleep(10_000)
-            waited += 0.01
+            done(.failure(.system(error)))
         }
         return true
     }
