@@ -58,7 +58,7 @@ let package = Package(
         // The software rasterizer: buffers, coverage, blending, patterns, text, images, damage.
         .target(
             name: "Raster",
-            dependencies: ["Geometry", "CFreeType", "CPNG", "CSIMDBuiltins", .product(name: "RealModule", package: "swift-numerics")]
+            dependencies: ["Geometry", "CPNG", "CSIMDBuiltins", .product(name: "RealModule", package: "swift-numerics")]
         ),
         .testTarget(
             name: "RasterTests",

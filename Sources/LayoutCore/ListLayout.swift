@@ -54,16 +54,16 @@ public struct ListMetrics: Hashable, Sendable {
     public var insets: Double
     /// Columns counted from the right (right-to-left screens): the first column, which the
     /// waterfall fills first, is the rightmost.
-    public var rightToLeft: Bool
+    public var reading: ReadingDirection
 
     public init(columns: Int = 1, columnSpacing: Double = 16, rowSpacing: Double = 0, sectionSpacing: Double = 24, insets: Double = 16,
-                rightToLeft: Bool = false) {
+                reading: ReadingDirection = .leftToRight) {
         self.columns = columns
         self.columnSpacing = columnSpacing
         self.rowSpacing = rowSpacing
         self.sectionSpacing = sectionSpacing
         self.insets = insets
-        self.rightToLeft = rightToLeft
+        self.reading = reading
     }
 }
 
@@ -107,7 +107,7 @@ public struct ListLayout: Sendable {
                 var column = 0
                 for c in 1..<columns where bottoms[c] < bottoms[column] { column = c }
                 let top = runs[column].isEmpty ? bottoms[column] : bottoms[column] + rowGap
-                let place = metrics.rightToLeft ? columns - 1 - column : column
+                let place = metrics.reading == .rightToLeft ? columns - 1 - column : column
                 let x = inset + Double(place) * (columnWidth + gap)
                 runs[column].append(rows.count)
                 rows.append(ListRow(section: s, row: r, column: column,

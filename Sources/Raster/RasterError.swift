@@ -2,27 +2,21 @@
 public enum RasterError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A size or argument the rasterizer cannot honour (zero, negative, NaN, too large).
     case invalidArgument(call: String, message: String)
-    /// A FreeType call failed (missing or corrupt font, unsupported size...).
-    case freeType(call: String, code: Int32, message: String)
     /// A libpng call failed (missing, corrupt or truncated file...).
     case png(call: String, message: String)
     /// An image whose header gives a size beyond what is decoded (`limit` on either side); refused
     /// before any pixel is decoded. `name` is the file's path.
     case imageTooLarge(name: String, width: Int, height: Int, limit: Int)
-    /// A font named by family that fontconfig cannot provide.
-    case fontNotFound(name: String, message: String)
-    /// A file or folder that cannot be written or created there, and why in words (a missing
-    /// folder, permissions), for `path` as the caller gave it.
+    /// A PNG file or its folder that cannot be written or created there, and why in words (a
+    /// missing folder, permissions), for `path` as the caller gave it.
     case cannotWrite(path: String, reason: String)
 
     public var description: String {
         switch self {
         case let .invalidArgument(call, message): return "\(call): \(message)"
-        case let .freeType(call, code, message): return "\(call) failed (FreeType error \(code)): \(message)"
         case let .png(call, message): return "\(call) failed: \(message)"
         case let .imageTooLarge(name, width, height, limit):
             return "\(name): \(width)x\(height) is larger than the \(limit)x\(limit) the kiosk decodes; scale it down"
-        case let .fontNotFound(name, message): return "font \"\(name)\": \(message)"
         case let .cannotWrite(path, reason): return "cannot write \(path): \(reason)"
         }
     }

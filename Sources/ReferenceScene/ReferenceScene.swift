@@ -21,16 +21,17 @@ public final class ReferenceScene {
     static let rowOpacity = 0.85
     static let outline = Color(rgb: 0x5fa8ff)
 
+    /// Throws `RasterError` for a size or tile it cannot make, `TextError` for a font it cannot load.
     public init(width: Int, height: Int, pattern: ScenePattern, fontPath: String = Font.dejaVuSansPath,
-                labels: [String]? = nil, cached: Bool = true) throws(RasterError) {
+                labels: [String]? = nil, cached: Bool = true) throws {
         guard width > 0, height > 0 else {
-            throw .invalidArgument(call: "ReferenceScene.init", message: "size \(width)x\(height) must be positive")
+            throw RasterError.invalidArgument(call: "ReferenceScene.init", message: "size \(width)x\(height) must be positive")
         }
         self.width = width
         self.height = height
         self.pattern = pattern
         let cell = Swift.max(2, Int((32 * Double(height) / 1080).rounded()))
-        tile = try .named(pattern, cell: cell)
+        tile = try PatternTile.named(pattern, cell: cell)
         font = try Font(path: fontPath)
         self.labels = labels?.isEmpty == false ? labels : nil
         plates = cached ? PlateCache() : nil

@@ -1,8 +1,14 @@
+import Geometry
 import CFriBidi
 
 /// Which way a paragraph runs: from its first strong character (`auto`), or forced.
 public enum TextDirection: String, Sendable, Hashable {
     case auto, leftToRight = "ltr", rightToLeft = "rtl"
+
+    /// A screen's reading direction as the direction of its text.
+    public init(_ reading: ReadingDirection) {
+        self = reading == .rightToLeft ? .rightToLeft : .leftToRight
+    }
 }
 
 /// The Unicode bidirectional algorithm (UAX #9) through FriBidi, for one line of text.

@@ -46,14 +46,14 @@ public final class Font {
 
     /// Loads a font file (TrueType/OpenType; a missing, unreadable or corrupt file is a `.freeType`
     /// error). With `fallback`, characters it lacks come from the fonts fontconfig sorts after it.
-    public convenience init(path: String, fallback: Bool = true) throws(RasterError) {
+    public convenience init(path: String, fallback: Bool = true) throws(TextError) {
         try self.init(primary: FontFileRef(path: path, index: 0), fallback: fallback)
     }
 
     /// `theme.font`: a file path (it contains a "/") or a family name such as "Noto Sans" that
     /// fontconfig resolves. A family that is not installed is an error naming what fontconfig would
     /// have substituted, rather than a silent change of look.
-    public convenience init(named name: String, fallback: Bool = true) throws(RasterError) {
+    public convenience init(named name: String, fallback: Bool = true) throws(TextError) {
         if Self.namesFile(name) {
             try self.init(path: name, fallback: fallback)
             return
@@ -70,7 +70,7 @@ public final class Font {
         try self.init(primary: found.file, fallback: fallback)
     }
 
-    private init(primary: FontFileRef, fallback: Bool) throws(RasterError) {
+    private init(primary: FontFileRef, fallback: Bool) throws(TextError) {
         let face = try FontFace(primary)
         guard !face.freeType.isColorBitmap else {
             throw .freeType(call: "FT_New_Face(\(primary.path))", code: 0, message: "a colour bitmap font cannot be the theme font; it is used for emoji by itself")

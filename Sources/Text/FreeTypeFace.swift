@@ -6,7 +6,7 @@ import Raster
 final class FreeTypeLibrary {
     let handle: FT_Library
 
-    init() throws(RasterError) {
+    init() throws(TextError) {
         var lib: FT_Library?
         let err = FT_Init_FreeType(&lib)
         guard err == 0, let lib else { throw .freeType(call: "FT_Init_FreeType", code: err, message: freeTypeMessage(err)) }
@@ -49,7 +49,7 @@ final class FreeTypeFace {
     private(set) var strikePixels: Double = 0
     private var currentSize64: Int = -1
 
-    init(path: String, index: Int = 0) throws(RasterError) {
+    init(path: String, index: Int = 0) throws(TextError) {
         library = try FreeTypeLibrary()
         var face: FT_Face?
         let err = FT_New_Face(library.handle, path, FT_Long(index), &face)
@@ -91,7 +91,7 @@ final class FreeTypeFace {
 
     /// Renders one glyph at `size64` (pixel size in 26.6). Outline glyphs are hinted lightly
     /// (vertically only), so that their shapes agree with HarfBuzz's unhinted advances.
-    func renderGlyph(_ glyph: UInt32, size64: Int) throws(RasterError) -> GlyphBitmap {
+    func renderGlyph(_ glyph: UInt32, size64: Int) throws(TextError) -> GlyphBitmap {
         if isColorBitmap { return try renderColorGlyph(glyph, pixels: Double(size64) / 64) }
         if size64 != currentSize64 {
             let err = FT_Set_Char_Size(handle, 0, FT_F26Dot6(size64), 72, 72)
@@ -117,7 +117,7 @@ final class FreeTypeFace {
     }
 
     /// A colour glyph from the bitmap strike, box-filtered down (or scaled up) to `pixels` per em.
-    private func renderColorGlyph(_ glyph: UInt32, pixels: Double) throws(RasterError) -> GlyphBitmap {
+    private func renderColorGlyph(_ glyph: UInt32, pixels: Double) throws(TextError) -> GlyphBitmap {
         let err = FT_Load_Glyph(handle, glyph, FT_Int32(FreeTypeFlags.loadColor))
         guard err == 0 else { throw .freeType(call: "FT_Load_Glyph", code: err, message: freeTypeMessage(err)) }
         let slot = handle.pointee.glyph!
@@ -126,7 +126,8 @@ final class FreeTypeFace {
         guard w > 0, h > 0, let src = bitmap.buffer, Int32(bitmap.pixel_mode) == Int32(FT_PIXEL_MODE_BGRA.rawValue) else {
             return GlyphBitmap(width: 0, height: 0, left: 0, top: 0, coverage: [], color: nil)
         }
-        let source = try PixelBuffer(width: w, height: h, format: .argb8888Premultiplied)
+        let source: PixelBuffer
+        do { source = try PixelBuffer(width: w, height: h, format: .argb8888Premultiplied) } catch { throw .raster(error) }
         for y in 0..<h {
             let row = pitch >= 0 ? src + y * pitch : src + (h - 1 - y) * (-pitch)
             for x in 0..<w {
@@ -137,14 +138,15 @@ final class FreeTypeFace {
         }
         let scale = strikePixels > 0 ? pixels / strikePixels : 1
         let outW = Swift.max(1, Int((Double(w) * scale).rounded())), outH = Swift.max(1, Int((Double(h) * scale).rounded()))
-        let scaled = try source.boxScaled(width: outW, height: outH)
+        let scaled: PixelBuffer
+        do { scaled = try source.boxScaled(width: outW, height: outH) } catch { throw .raster(error) }
         return GlyphBitmap(width: outW, height: outH, left: Int((Double(slot.pointee.bitmap_left) * scale).rounded()),
                            top: -Int((Double(slot.pointee.bitmap_top) * scale).rounded()), coverage: [], color: scaled)
     }
 
     /// Loads one glyph's unscaled outline as a path in font units, y-up as the font stores it
     /// (nil for a colour bitmap glyph, which has none).
-    func outline(_ glyph: UInt32) throws(RasterError) -> GlyphOutline? {
+    func outline(_ glyph: UInt32) throws(TextError) -> GlyphOutline? {
         if isColorBitmap { return nil }
         let err = FT_Load_Glyph(handle, glyph, FT_Int32(FreeTypeFlags.loadNoScale))
         guard err == 0 else { throw .freeType(call: "FT_Load_Glyph", code: err, message: freeTypeMessage(err)) }

@@ -7,15 +7,15 @@ import Raster
 final class HarfBuzzFont {
     private let font: OpaquePointer
 
-    init(path: String, index: Int) throws(RasterError) {
+    init(path: String, index: Int) throws(TextError) {
         guard let blob = hb_blob_create_from_file_or_fail(path) else {
-            throw .freeType(call: "hb_blob_create_from_file(\(path))", code: 0, message: "cannot read the font file")
+            throw .harfBuzz(call: "hb_blob_create_from_file(\(path))", message: "cannot read the font file")
         }
         defer { hb_blob_destroy(blob) }
         let face = hb_face_create(blob, UInt32(index))
         defer { hb_face_destroy(face) }
         guard hb_face_get_glyph_count(face) > 0, let font = hb_font_create(face) else {
-            throw .freeType(call: "hb_face_create(\(path))", code: 0, message: "HarfBuzz finds no glyphs in it")
+            throw .harfBuzz(call: "hb_face_create(\(path))", message: "HarfBuzz finds no glyphs in it")
         }
         self.font = font
     }

@@ -33,7 +33,7 @@ struct KioskPreview: ParsableCommand {
             """,
         version: "0.1.0")
 
-    @Argument(help: ArgumentHelp("The config file (default: $KIOSK_CONFIG, else /etc/kiosk/kiosk.toml).", valueName: "config"))
+    @Argument(help: ArgumentHelp("The config file (\(KioskConfig.pathDefaultHelp)).", valueName: "config"))
     var config: String?
     @Option(help: ArgumentHelp("Panel size in pixels, the window's size.", valueName: "WxH"))
     var size = "800x480"
@@ -55,7 +55,7 @@ struct KioskPreview: ParsableCommand {
     }
 
     var configPath: String {
-        config ?? getenv("KIOSK_CONFIG").map { String(cString: $0) } ?? KioskConfig.defaultPath
+        KioskConfig.path(given: config)
     }
 
     func run() throws {

@@ -119,15 +119,10 @@ final class WindowOutput: Output {
     @discardableResult
     func present(_ frame: PixelBuffer, damage: [PixelRect]) -> Bool {
         guard isReady else { return false }
-        frame.withUnsafePixels { src, srcStride in
-            pixels.withUnsafePixels { dst, dstStride in
-                for r in damage {
-                    copier.copy(r, from: src, sourceStride: srcStride, to: dst, destinationStride: dstStride)
-                    let p = copier.panelRect(for: r.intersection(frame.bounds))
-                    guard !p.isEmpty else { continue }
-                    var rect = SDL_Rect(x: Int32(p.x), y: Int32(p.y), w: Int32(p.width), h: Int32(p.height))
-                    logFailure("SDL_UpdateTexture", SDL_UpdateTexture(texture, &rect, dst + p.y * dstStride + p.x * 4, Int32(dstStride)))
-                }
+        pixels.withUnsafePixels { dst, dstStride in
+            copier.copy(damage, from: frame, to: dst, destinationStride: dstStride) { p in
+                var rect = SDL_Rect(x: Int32(p.x), y: Int32(p.y), w: Int32(p.width), h: Int32(p.height))
+                logFailure("SDL_UpdateTexture", SDL_UpdateTexture(texture, &rect, dst + p.y * dstStride + p.x * 4, Int32(dstStride)))
             }
         }
         show()

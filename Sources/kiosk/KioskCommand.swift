@@ -2,6 +2,7 @@ import ArgumentParser
 import Geometry
 import Kiosk
 import Raster
+import Text
 
 @main
 struct KioskCommand: ParsableCommand {
@@ -50,6 +51,8 @@ func failing(_ body: () throws -> Int32) throws -> Int32 {
     } catch let e as SystemError {
         Log.error(e.description)
     } catch let e as RasterError {
+        Log.error("\(e)")
+    } catch let e as TextError {
         Log.error("\(e)")
     }
     throw ExitCode.failure

@@ -12,7 +12,7 @@ struct Run: ParsableCommand {
             writes a screenshot; SIGTERM restores the display and exits.
             """)
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Config file (default: $KIOSK_CONFIG, else /etc/kiosk/kiosk.toml).", valueName: "path"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Config file (\(KioskConfig.pathDefaultHelp)).", valueName: "path"))
     var config: String?
     @Option(help: ArgumentHelp("Virtual terminal to take over, so console switches hand the display back and forth.", valueName: "tty"))
     var terminal: String?
@@ -20,7 +20,7 @@ struct Run: ParsableCommand {
     var stateDir: String?
 
     var configPath: String {
-        config ?? getenv("KIOSK_CONFIG").map { String(cString: $0) } ?? KioskConfig.defaultPath
+        KioskConfig.path(given: config)
     }
 
     var stateDirectory: String {

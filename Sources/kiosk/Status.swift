@@ -19,7 +19,7 @@ struct Status: ParsableCommand {
 
     @Option(help: ArgumentHelp("The status file to read.", valueName: "path"))
     var file: String?
-    @Option(name: .shortAndLong, help: ArgumentHelp("Config whose status_file to read (default: $KIOSK_CONFIG, else /etc/kiosk/kiosk.toml).", valueName: "path"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Config whose status_file to read (\(KioskConfig.pathDefaultHelp)).", valueName: "path"))
     var config: String?
     @Flag(help: "Print the verdict and the status as JSON: {\"health\", \"exit_status\", \"problems\", \"file\", \"status\"}.")
     var json = false
@@ -31,7 +31,7 @@ struct Status: ParsableCommand {
     /// The config's `status_file` (read without validating the config), else the default.
     var statusPath: String {
         if let file { return file }
-        return ConfigReader.statusFile(ofConfigAt: config ?? getenv("KIOSK_CONFIG").map { String(cString: $0) } ?? KioskConfig.defaultPath)
+        return ConfigReader.statusFile(ofConfigAt: KioskConfig.path(given: config))
     }
 
     func run() throws {

@@ -26,13 +26,7 @@ final class ScratchDirectory {
 
     deinit {
         // Only what the tests create: plain files, one level deep.
-        if let dir = opendir(path) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-                if name != "." && name != ".." { unlink(path + "/" + name) }
-            }
-            closedir(dir)
-        }
+        for name in (try? Directory.names(in: path)) ?? [] { unlink(path + "/" + name) }
         rmdir(path)
     }
 

@@ -229,7 +229,7 @@ import Testing
     @Test func backButtonTapSaysBack() throws {
         let s = try Self.screen(showsBack: true)
         _ = try ScreenFixtures.frame(of: s)
-        let b = try ScreenFixtures.resources().backButton(rightToLeft: false)
+        let b = try ScreenFixtures.resources().backButton(reading: .leftToRight)
         s.handle(.gesture(.tap(at: Point(x: b.midX, y: b.midY), time: 0)), now: 0)
         let events = s.update(now: 0.02)
         #expect(events == [.back])

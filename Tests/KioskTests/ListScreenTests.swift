@@ -223,7 +223,7 @@ import Testing
     @Test func backButtonTapSaysBack() throws {
         let s = try Self.screen()
         _ = try ScreenFixtures.frame(of: s)
-        let b = try ScreenFixtures.resources().backButton(rightToLeft: false)
+        let b = try ScreenFixtures.resources().backButton(reading: .leftToRight)
         s.handle(.gesture(.pressed(at: Point(x: b.midX, y: b.midY), time: 0)), now: 0)
         s.handle(.gesture(.tap(at: Point(x: b.midX, y: b.midY), time: 0.05)), now: 0.05)
         let events = s.update(now: 0.1)

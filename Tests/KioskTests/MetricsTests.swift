@@ -123,14 +123,15 @@ import Testing
         #expect(writes.allSatisfy { $0.path == "/m/kiosk.prom" })
     }
 
-    /// A folder that is missing (or read-only): one warning, not one per write; the next change is
-    /// tried again and a success says so.
+    /// A folder that cannot be made (a file in its way; or read-only): one warning, not
+    /// one per write; the next change is tried again and a success says so.
     @Test func anUnwritableFolderIsLoggedOnce() throws {
         let scratch = ScratchDirectory()
         var warnings: [String] = []
         let folder = scratch.path + "/no-such-folder", missing = folder + "/kiosk.prom"
         defer { unlink(missing); rmdir(folder) }
         let file = MetricsFile(path: missing, warn: { warnings.append($0) })
+        scratch.write("no-such-folder", "")  // a file where the folder would be made
         var m = Self.sample()
         for i in 0..<5 {
             m.framesPresented = i
@@ -138,11 +139,39 @@ import Testing
         }
         #expect(warnings.count == 1)
         #expect(warnings.first?.contains("no-such-folder") == true)
-        #expect(mkdir(folder, 0o755) == 0)
+        #expect(unlink(folder) == 0 && mkdir(folder, 0o755) == 0)
         m.framesPresented = 99
         file.update(m, now: 20)
         #expect(FileManager.default.contents(atPath: missing).map { String(decoding: $0, as: UTF8.self) } == m.exposition)
         #expect(!FileManager.default.fileExists(atPath: missing + ".tmp"))
+    }
+
+    /// `metrics_file` in a folder that is not there at boot (under /run): the folder is made at
+    /// the first write, which succeeds without a warning, as the status file's always was.
+    @Test func aMissingFolderIsMade() throws {
+        let scratch = ScratchDirectory()
+        var warnings: [String] = []
+        let folder = scratch.path + "/run-kiosk", path = folder + "/kiosk.prom"
+        defer { unlink(path); rmdir(folder) }
+        let m = Self.sample()
+        MetricsFile(path: path, warn: { warnings.append($0) }).update(m, now: 0)
+        #expect(warnings.isEmpty, "\(warnings)")
+        #expect(FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } == m.exposition)
+        let status = scratch.path + "/status-folder/status.json"
+        defer { unlink(status); rmdir(scratch.path + "/status-folder") }
+        StatusFile(path: status).update(KioskStatus(pid: 1, config: ConfigStatus(generation: 1, valid: true)))
+        #expect(FileManager.default.fileExists(atPath: status))
+    }
+
+    /// `PublishedFile`, the one place that makes the folder: one level only (two missing name the
+    /// folder it could not make), an existing folder is used as it is, a bare name has no folder.
+    @Test func publishedFileMakesOneFolderLevel() throws {
+        let scratch = ScratchDirectory()
+        let deep = scratch.path + "/a/b/kiosk.prom"
+        #expect(throws: SystemError("mkdir \(scratch.path)/a/b", errno: ENOENT)) { try PublishedFile(path: deep).write("x") }
+        #expect(PublishedFile(path: "kiosk.prom").folder == nil && PublishedFile(path: "/kiosk.prom").folder == nil)
+        try PublishedFile(path: scratch.path + "/here.prom").write("y\n")
+        #expect(FileManager.default.contents(atPath: scratch.path + "/here.prom") == Data("y\n".utf8))
     }
 
     /// `metrics_file`: absent is none, relative is resolved like `status_file`, empty is an error,

@@ -101,6 +101,28 @@ import Testing
         #expect(written > 0)
     }
 
+    /// The damage copy every output uses: the same panel as the reference, and each rectangle
+    /// reported where it landed, clipped to the screen; one wholly off screen is not reported.
+    @Test(arguments: DisplayRotation.allCases)
+    func damageCopyReportsWhereEachRectangleLanded(rotation: DisplayRotation) throws {
+        let w = 37, h = 21
+        let src = try numbered(width: w, height: h)
+        let copier = ScanoutCopy(rotation: rotation, logicalWidth: w, logicalHeight: h)
+        let damage = [PixelRect(x: -5, y: 3, width: 12, height: 4), PixelRect(x: 30, y: 15, width: 20, height: 20),
+                      PixelRect(x: 50, y: 0, width: 5, height: 5)]
+        var panel = [UInt32](repeating: 0, count: w * h), expected = panel
+        var reported: [PixelRect] = []
+        panel.withUnsafeMutableBytes { dst in
+            copier.copy(damage, from: src, to: dst.baseAddress!, destinationStride: copier.panelWidth * 4) { reported.append($0) }
+        }
+        let screen = PixelRect(x: 0, y: 0, width: w, height: h)
+        for r in damage where !r.intersection(screen).isEmpty {
+            reference(src, rotation: rotation, rect: r.intersection(screen), into: &expected, panelWidth: copier.panelWidth, panelHeight: copier.panelHeight)
+        }
+        #expect(panel == expected)
+        #expect(reported == damage.prefix(2).map { copier.panelRect(for: $0.intersection(screen)) })
+    }
+
     @Test func panelRectAgreesWithLayoutTransform() {
         for rotation in DisplayRotation.allCases {
             let copy = ScanoutCopy(rotation: rotation, logicalWidth: 800, logicalHeight: 480)

@@ -101,7 +101,7 @@ import Testing
         #expect(Self.frames(screen, from: &now, seconds: 0.1) == [.back])
 
         // The back button says back, and does not move the menu.
-        let b = try ScreenFixtures.resources().backButton(rightToLeft: false)
+        let b = try ScreenFixtures.resources().backButton(reading: .leftToRight)
         Self.tap(screen, at: Point(x: b.midX, y: b.midY), now: &now)
         #expect(Self.frames(screen, from: &now, seconds: 0.5) == [.back])
 

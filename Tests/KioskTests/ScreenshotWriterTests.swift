@@ -17,8 +17,19 @@ import Testing
         deinit { try? FileManager.default.removeItem(atPath: dir) }
     }
 
+    /// What `done` reported; `waitForOne` returns once it has reported one more (false: not within `seconds`).
     final class Outcome: Sendable {
-        let results = Mutex<[Result<Void, RasterError>]>([])
+        let results = Mutex<[Result<Void, ScreenshotError>]>([])
+        private let reported = DispatchSemaphore(value: 0)
+
+        func done(_ result: Result<Void, ScreenshotError>) {
+            results.withLock { $0.append(result) }
+            reported.signal()
+        }
+
+        func waitForOne(seconds: Double) -> Bool {
+            reported.wait(timeout: .now() + seconds) == .success
+        }
     }
 
     static func image(_ width: Int, _ height: Int) throws -> PixelBuffer {
@@ -31,10 +42,8 @@ import Testing
         let folder = Folder(), writer = ScreenshotWriter(), outcome = Outcome()
         let image = try Self.image(640, 480)
         let path = folder.dir + "/shot.png"
-        #expect(writer.write(image, to: path, sidecar: "offset=3+0.5\n") { result in
-            outcome.results.withLock { $0.append(result) }
-        })
-        #expect(writer.waitUntilIdle(seconds: 30))
+        #expect(writer.write(image, to: path, sidecar: "offset=3+0.5\n", done: outcome.done))
+        #expect(outcome.waitForOne(seconds: 30))
         let results = outcome.results.withLock { $0 }
         #expect(results.count == 1)
         if case .failure(let e) = results.first { Issue.record("write failed: \(e)") }
@@ -51,23 +60,23 @@ import Testing
         let folder = Folder(), writer = ScreenshotWriter(), outcome = Outcome()
         // Large enough that its encoding is still running when the second request comes.
         let big = try Self.image(4096, 4096)
-        #expect(writer.write(big, to: folder.dir + "/a.png", sidecar: "a\n") { r in outcome.results.withLock { $0.append(r) } })
-        #expect(!writer.write(big, to: folder.dir + "/b.png", sidecar: "b\n") { r in outcome.results.withLock { $0.append(r) } })
-        #expect(writer.waitUntilIdle(seconds: 60))
+        #expect(writer.write(big, to: folder.dir + "/a.png", sidecar: "a\n", done: outcome.done))
+        #expect(!writer.write(big, to: folder.dir + "/b.png", sidecar: "b\n", done: outcome.done))
+        #expect(outcome.waitForOne(seconds: 60))
         #expect(outcome.results.withLock { $0.count } == 1)
         #expect(FileManager.default.fileExists(atPath: folder.dir + "/a.png.txt"))
         #expect(!FileManager.default.fileExists(atPath: folder.dir + "/b.png"))
         // Idle again: the next request is taken.
-        #expect(writer.write(try Self.image(8, 8), to: folder.dir + "/c.png", sidecar: "c\n") { r in outcome.results.withLock { $0.append(r) } })
-        #expect(writer.waitUntilIdle(seconds: 30))
+        #expect(writer.write(try Self.image(8, 8), to: folder.dir + "/c.png", sidecar: "c\n", done: outcome.done))
+        #expect(outcome.waitForOne(seconds: 30))
         #expect(FileManager.default.fileExists(atPath: folder.dir + "/c.png.txt"))
     }
 
     @Test func aFolderThatCannotBeWrittenIsReported() throws {
         let folder = Folder(), writer = ScreenshotWriter(), outcome = Outcome()
         let path = folder.dir + "/missing/shot.png"
-        #expect(writer.write(try Self.image(8, 8), to: path, sidecar: "x\n") { r in outcome.results.withLock { $0.append(r) } })
-        #expect(writer.waitUntilIdle(seconds: 30))
+        #expect(writer.write(try Self.image(8, 8), to: path, sidecar: "x\n", done: outcome.done))
+        #expect(outcome.waitForOne(seconds: 30))
         let results = outcome.results.withLock { $0 }
         guard case .failure(let error)? = results.first else { Issue.record("no failure: \(results)"); return }
         #expect("\(error)".contains("missing"), "\(error)")

@@ -33,9 +33,9 @@ import Text
         #expect(rows[0].column == 0 && rows[0].frame.minX > width / 2)
         #expect(rows[1].column == 1 && rows[1].frame.maxX < width / 2)
         // The back button is at the top right, and that is where a tap goes back.
-        let back = resources.backButton(rightToLeft: true)
+        let back = resources.backButton(reading: .rightToLeft)
         #expect(back.maxX > width * 0.9 && back.minX > width / 2)
-        #expect(resources.backButton(rightToLeft: false).minX < width * 0.1)
+        #expect(resources.backButton(reading: .leftToRight).minX < width * 0.1)
         let frame = try ScreenFixtures.frame(of: screen)
         try goldens.expectMatches(frame, "list-rtl-800x480")
     }
@@ -61,7 +61,7 @@ import Text
             let buffer = try PixelBuffer(width: 600, height: 260)
             let canvas = Canvas(buffer)
             canvas.clear(.black)
-            resources.drawRow(on: canvas, frame: plate, label: label, icon: nil, state: .normal, textSize: 24, rightToLeft: screenRTL)
+            resources.drawRow(on: canvas, frame: plate, label: label, icon: nil, state: .normal, textSize: 24, reading: screenRTL ? .rightToLeft : .leftToRight)
             var lo = Int.max, hi = Int.min
             for y in 100..<160 { for x in 100..<500 where (buffer[x, y]! >> 16) & 0xFF > 200 { lo = min(lo, x); hi = max(hi, x) } }
             return (lo, hi)

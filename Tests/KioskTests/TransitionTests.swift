@@ -11,7 +11,7 @@ import Text
 
     @Test func styleAndChangeGiveTheKind() {
         func kind(_ change: ScreenChange, _ style: TransitionStyle) -> ScreenTransition.Kind? {
-            ScreenTransition(change, style: style, start: 0, rightToLeft: false)?.kind
+            ScreenTransition(change, style: style, start: 0, reading: .leftToRight)?.kind
         }
         #expect(kind(.push, .slide) == .push && kind(.pop, .slide) == .pop && kind(.replace, .slide) == .fade)
         #expect(kind(.push, .fade) == .fade && kind(.pop, .fade) == .fade && kind(.replace, .fade) == .fade)
@@ -37,8 +37,9 @@ import Text
     /// pop the other way; right to left mirrors both.
     @Test func slidesMoveTheWayTheyShould() {
         let w = 800
-        for (kind, rtl, startX) in [(ScreenTransition.Kind.push, false, 800), (.pop, false, -800), (.push, true, -800), (.pop, true, 800)] {
-            let t = ScreenTransition(kind: kind, start: 0, rightToLeft: rtl)
+        for (kind, rtl, startX) in [(ScreenTransition.Kind.push, ReadingDirection.leftToRight, 800), (.pop, .leftToRight, -800),
+                                    (.push, .rightToLeft, -800), (.pop, .rightToLeft, 800)] {
+            let t = ScreenTransition(kind: kind, start: 0, reading: rtl)
             #expect(t.incomingX(width: w, at: 0) == startX, "\(kind) rtl \(rtl)")
             #expect(t.incomingX(width: w, at: 0.125) == startX / 8, "\(kind) rtl \(rtl)")
             #expect(t.incomingX(width: w, at: 0.25) == 0, "\(kind) rtl \(rtl)")

@@ -9,7 +9,7 @@ import Testing
     init() throws { font = try Font(path: Font.dejaVuSansPath) }
 
     @Test func missingFontIsAClearError() {
-        #expect(throws: RasterError.self) { try Font(path: "/nonexistent/font.ttf") }
+        #expect(throws: TextError.self) { try Font(path: "/nonexistent/font.ttf") }
         do { _ = try Font(path: "/nonexistent/font.ttf") } catch {
             #expect(error.description.contains("FT_New_Face"))
             #expect(error.description.contains("cannot open"))
@@ -22,7 +22,7 @@ import Testing
         let junk = [UInt8](repeating: 0x5A, count: 300)
         _ = junk.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
-        #expect(throws: RasterError.self) { try Font(path: path) }
+        #expect(throws: TextError.self) { try Font(path: path) }
         unlink(path)
     }
 

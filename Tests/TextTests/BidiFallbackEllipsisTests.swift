@@ -160,9 +160,9 @@ import Testing
         let byFamily = try Font(named: "DejaVu Sans")
         #expect(byFamily.facePaths.first?.hasSuffix("DejaVuSans.ttf") == true)
         #expect(Font.namesFile("fonts/My.ttf") && Font.namesFile("My.OTF") && !Font.namesFile("Noto Sans"))
-        #expect(throws: RasterError.self) { try Font(named: "No Such Family Anywhere") }
-        #expect(throws: RasterError.self) { try Font(named: "/nonexistent/font.ttf") }
-        #expect(throws: RasterError.self) { try Font(named: "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf") }
+        #expect(throws: TextError.self) { try Font(named: "No Such Family Anywhere") }
+        #expect(throws: TextError.self) { try Font(named: "/nonexistent/font.ttf") }
+        #expect(throws: TextError.self) { try Font(named: "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf") }
         do { _ = try Font(named: "No Such Family Anywhere") } catch {
             #expect("\(error)".contains("No Such Family Anywhere") && "\(error)".contains("fontconfig would use"))
         }

@@ -339,7 +339,7 @@ public final class KioskApp: FrameSource {
     public var runtimeSettings: RuntimeSettings { RuntimeSettings(config) }
 
     /// `assets` if given, else `config`'s loaded here; the images left out are logged.
-    private static func ready(_ assets: LoadedAssets?, for config: KioskConfig) throws(RasterError) -> LoadedAssets {
+    private static func ready(_ assets: LoadedAssets?, for config: KioskConfig) throws(TextError) -> LoadedAssets {
         let ready: LoadedAssets
         if let assets { ready = assets } else { ready = try LoadedAssets.load(for: config) }
         for line in ready.problems { Log.warning(line) }

@@ -34,7 +34,7 @@ public struct LoadedAssets {
     /// decodes `imagePaths` (a failure leaves that image out). `shouldStop` is asked before each
     /// image; once it says yes, the rest are skipped and the result is incomplete, for a caller
     /// who will throw it away (a newer file superseded it).
-    public static func load(fontPath: String, imagePaths: [String], shouldStop: () -> Bool = { false }) throws(RasterError) -> LoadedAssets {
+    public static func load(fontPath: String, imagePaths: [String], shouldStop: () -> Bool = { false }) throws(TextError) -> LoadedAssets {
         let font = try Font(named: fontPath)
         var images: [String: PixelBuffer] = [:]
         var problems: [String] = []
@@ -50,7 +50,7 @@ public struct LoadedAssets {
     }
 
     /// `load(fontPath:imagePaths:)` for the theme's font and every image `config` names.
-    public static func load(for config: KioskConfig, shouldStop: () -> Bool = { false }) throws(RasterError) -> LoadedAssets {
+    public static func load(for config: KioskConfig, shouldStop: () -> Bool = { false }) throws(TextError) -> LoadedAssets {
         try load(fontPath: config.theme.font, imagePaths: config.imagePaths, shouldStop: shouldStop)
     }
 }

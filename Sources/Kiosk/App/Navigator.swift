@@ -108,7 +108,7 @@ final class Navigator {
         screenChangeUntold = true
         // A slide moves in the reading direction of the deeper screen (the one opened or left).
         let deeper = change == .pop ? leaving : current
-        transition = ScreenTransition(change, style: transitionStyle, start: now, rightToLeft: deeper.config.isRightToLeft)
+        transition = ScreenTransition(change, style: transitionStyle, start: now, reading: deeper.config.reading)
             .map { TransitionInMotion(state: $0, leaving: leaving) }
     }
 

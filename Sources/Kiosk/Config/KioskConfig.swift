@@ -340,7 +340,7 @@ public struct ScreenConfig: Sendable, Equatable {
     /// Every item in reading order: the order selection indices count in.
     public var items: [MenuItem] { sections.flatMap(\.items) }
 
-    public var isRightToLeft: Bool { direction == .rightToLeft }
+    public var reading: ReadingDirection { direction == .rightToLeft ? .rightToLeft : .leftToRight }
 
     public var style: ScreenStyle {
         switch layout {

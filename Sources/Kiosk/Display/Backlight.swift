@@ -7,11 +7,12 @@ import Glibc
 public struct BacklightFiles: Sendable {
     public var read: @Sendable (String) throws(SystemError) -> String
     public var write: @Sendable (String, String) throws(SystemError) -> Void
-    public var list: @Sendable (String) -> [String]?
+    /// The names in a folder, sorted.
+    public var list: @Sendable (String) throws(SystemError) -> [String]
 
     public init(read: @escaping @Sendable (String) throws(SystemError) -> String,
                 write: @escaping @Sendable (String, String) throws(SystemError) -> Void,
-                list: @escaping @Sendable (String) -> [String]?) {
+                list: @escaping @Sendable (String) throws(SystemError) -> [String]) {
         self.read = read
         self.write = write
         self.list = list
@@ -33,16 +34,7 @@ public struct BacklightFiles: Sendable {
             let n = try retryingInterrupts("write \(path)") { bytes.withUnsafeBytes { Glibc.write(fd.rawValue, $0.baseAddress, $0.count) } }
             if n != bytes.count { throw SystemError("write \(path)", errno: EIO) }
         },
-        list: { (directory: String) -> [String]? in
-            guard let dir = opendir(directory) else { return nil }
-            defer { closedir(dir) }
-            var names: [String] = []
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != "." && name != ".." { names.append(name) }
-            }
-            return names.sorted()
-        })
+        list: { (directory: String) throws(SystemError) -> [String] in try Directory.names(in: directory) })
 }
 
 /// One backlight device: the brightness in force when the kiosk started (restored on exit and
@@ -78,7 +70,16 @@ public final class Backlight {
         case .named(let n):
             name = n
         case .auto:
-            guard let first = files.list(classDirectory)?.first else {
+            let first: String?
+            do {
+                first = try files.list(classDirectory).first
+            } catch where error.errno == ENOENT {
+                first = nil
+            } catch {
+                warn("backlight devices in \(classDirectory): \(error); the panel is blanked by DPMS alone and dimming changes nothing")
+                return nil
+            }
+            guard let first else {
                 info("no backlight device in \(classDirectory): the panel is blanked by DPMS alone and dimming changes nothing")
                 return nil
             }

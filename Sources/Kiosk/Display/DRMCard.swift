@@ -20,16 +20,18 @@ public final class DRMCard {
         return (card, try card.resources())
     }
 
-    /// `/dev/dri/card*` in numeric order.
+    /// `/dev/dri/card*` in numeric order. No folder (no DRM driver loaded) is no card; a folder
+    /// that cannot be read is logged and no card.
     public static func cardPaths(in directory: String = "/dev/dri") -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix("card"), Int(name.dropFirst(4)) != nil { names.append(name) }
+        let names: [String]
+        do {
+            names = try Directory.names(in: directory)
+        } catch {
+            if error.errno != ENOENT { Log.warning("listing the display cards: \(error)") }
+            return []
         }
-        return names.sorted { Int($0.dropFirst(4))! < Int($1.dropFirst(4))! }.map { "\(directory)/\($0)" }
+        return names.filter { $0.hasPrefix("card") && Int($0.dropFirst(4)) != nil }
+            .sorted { Int($0.dropFirst(4))! < Int($1.dropFirst(4))! }.map { "\(directory)/\($0)" }
     }
 
     /// The kernel driver's name (`vkms`, `i915`, ...).

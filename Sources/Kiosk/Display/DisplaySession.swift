@@ -188,10 +188,20 @@ public final class DisplaySession: Output {
         switch terminal.pendingSwitch() {
         case .release:
             suspend()
-            terminal.acknowledgeRelease()
-            Log.info("console switched away from \(terminal.path)")
+            do {
+                try terminal.acknowledgeRelease()
+                Log.info("console switched away from \(terminal.path)")
+            } catch {
+                // The kernel did not switch: the VT is still ours, so the display is taken back.
+                Log.error("console switch away from \(terminal.path) refused: \(error); keeping the display")
+                resume()
+            }
         case .acquire:
-            terminal.acknowledgeAcquire()
+            do {
+                try terminal.acknowledgeAcquire()
+            } catch {
+                Log.warning("console switch back to \(terminal.path) not acknowledged: \(error)")
+            }
             Log.info("console switched back to \(terminal.path)")
             resume()
         }

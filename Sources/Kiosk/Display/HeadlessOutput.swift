@@ -54,13 +54,7 @@ public final class HeadlessOutput: Output {
     @discardableResult
     public func present(_ shadow: PixelBuffer, damage: [PixelRect]) -> Bool {
         guard isReady else { return false }
-        shadow.withUnsafePixels { src, srcStride in
-            pixels.withUnsafePixels { dst, dstStride in
-                for r in damage {
-                    copier.copy(r, from: src, sourceStride: srcStride, to: dst, destinationStride: dstStride)
-                }
-            }
-        }
+        pixels.withUnsafePixels { copier.copy(damage, from: shadow, to: $0, destinationStride: $1) }
         presentedFrames += 1
         if let completion {
             completionQueued = true

@@ -37,6 +37,21 @@ public struct ScanoutCopy {
         }
     }
 
+    /// Copies the `damage` rectangles of the logical frame `shadow` into the panel image at
+    /// `destination` (`destinationStride` bytes a row): the one damage copy of every output.
+    /// `copied` is told where each rectangle landed on the panel (clipped to it, never empty).
+    public func copy(_ damage: [PixelRect], from shadow: PixelBuffer, to destination: UnsafeMutableRawPointer,
+                     destinationStride: Int, copied: (PixelRect) -> Void = { _ in }) {
+        let screen = PixelRect(x: 0, y: 0, width: logicalWidth, height: logicalHeight)
+        shadow.withUnsafePixels { source, sourceStride in
+            for r in damage {
+                copy(r, from: source, sourceStride: sourceStride, to: destination, destinationStride: destinationStride)
+                let clipped = r.intersection(screen)
+                if !clipped.isEmpty { copied(panelRect(for: clipped)) }
+            }
+        }
+    }
+
     /// Copies `rect` (logical coordinates, clipped to the screen) from `source` into `destination`.
     /// `source` holds logicalWidth x logicalHeight pixels with `sourceStride` bytes a row;
     /// `destination` holds the panel image with `destinationStride` bytes a row. Both strides

@@ -130,13 +130,7 @@ public final class ScanoutOutput {
     }
 
     private func copy(_ rects: [PixelRect], from shadow: PixelBuffer, into buffer: DumbBuffer) {
-        shadow.withUnsafePixels { src, srcStride in
-            buffer.withPixels { dst in
-                for r in rects {
-                    copier.copy(r, from: src, sourceStride: srcStride, to: dst, destinationStride: buffer.pitch)
-                }
-            }
-        }
+        buffer.withPixels { copier.copy(rects, from: shadow, to: $0, destinationStride: buffer.pitch) }
     }
 
     /// Reads pending events from the card; returns true if our flip completed.

@@ -12,7 +12,8 @@ public final class VirtualTerminal {
     /// The signal the kernel sends both to ask for release and to announce acquisition.
     public let signal: Int32
     public let number: Int32
-    private var previousKeyboardMode: Int32 = 0
+    /// The keyboard mode to put back on the way out; nil: it could not be read, so none is put back.
+    private let previousKeyboardMode: Int32?
     private(set) var isActive = true
 
     /// Takes over the VT at `path` (for example /dev/tty1).
@@ -22,29 +23,47 @@ public final class VirtualTerminal {
         let tty = try OwnedDescriptor.open(path, O_RDWR | O_NOCTTY)
         let fd = tty.rawValue
         var mode: Int32 = 0
-        try retryingInterrupts("ioctl(KDGETMODE) \(path): not a virtual terminal?") { ioctl(fd, UInt(KDGETMODE), &mode) }
+        try Self.control(fd, "ioctl(KDGETMODE) \(path): not a virtual terminal?", KDGETMODE, &mode)
         var stat = vt_stat()
-        try retryingInterrupts("ioctl(VT_GETSTATE)") { ioctl(fd, UInt(VT_GETSTATE), &stat) }
+        try Self.control(fd, "ioctl(VT_GETSTATE)", VT_GETSTATE, &stat)
         descriptor = tty
         number = Int32(String(path.drop { !$0.isNumber })) ?? Int32(stat.v_active)
         isActive = Int32(stat.v_active) == number
-        // Keyboard input reaches the kiosk through libinput, not the terminal.
-        _ = ioctl(fd, UInt(KDGKBMODE), &previousKeyboardMode)
-        _ = ioctl(fd, UInt(KDSKBMODE), Int32(K_OFF))
-        try retryingInterrupts("ioctl(KDSETMODE graphics)") { ioctl(fd, UInt(KDSETMODE), Int32(KD_GRAPHICS)) }
+        // Keyboard input reaches the kiosk through libinput, not the terminal. Neither failure
+        // stops the kiosk (the menu works without them), so each is a warning.
+        var keyboard: Int32 = 0
+        do {
+            try Self.control(fd, "ioctl(KDGKBMODE)", KDGKBMODE, &keyboard)
+            previousKeyboardMode = keyboard
+        } catch {
+            Log.warning("\(path): \(error); its keyboard mode is not put back on exit")
+            previousKeyboardMode = nil
+        }
+        do {
+            try Self.control(fd, "ioctl(KDSKBMODE off)", KDSKBMODE, Int32(K_OFF))
+        } catch {
+            Log.warning("\(path): \(error); keys typed may also reach the console")
+        }
+        try Self.control(fd, "ioctl(KDSETMODE graphics)", KDSETMODE, Int32(KD_GRAPHICS))
         var vt = vt_mode()
         vt.mode = CChar(VT_PROCESS)
         vt.relsig = Int16(signal)
         vt.acqsig = Int16(signal)
-        try retryingInterrupts("ioctl(VT_SETMODE process)") { ioctl(fd, UInt(VT_SETMODE), &vt) }
+        try Self.control(fd, "ioctl(VT_SETMODE process)", VT_SETMODE, &vt)
     }
 
+    /// Puts the terminal back as it was; on the way out a failure can only be logged.
     deinit {
+        let fd = descriptor.rawValue
         var vt = vt_mode()
         vt.mode = CChar(VT_AUTO)
-        _ = ioctl(descriptor.rawValue, UInt(VT_SETMODE), &vt)
-        _ = ioctl(descriptor.rawValue, UInt(KDSETMODE), Int32(KD_TEXT))
-        _ = ioctl(descriptor.rawValue, UInt(KDSKBMODE), previousKeyboardMode)
+        do {
+            try Self.control(fd, "ioctl(VT_SETMODE auto)", VT_SETMODE, &vt)
+            try Self.control(fd, "ioctl(KDSETMODE text)", KDSETMODE, Int32(KD_TEXT))
+            if let previousKeyboardMode { try Self.control(fd, "ioctl(KDSKBMODE)", KDSKBMODE, previousKeyboardMode) }
+        } catch {
+            Log.warning("\(path) not put back: \(error)")
+        }
     }
 
     public enum Switch { case release, acquire }
@@ -55,13 +74,26 @@ public final class VirtualTerminal {
         isActive ? .release : .acquire
     }
 
-    public func acknowledgeRelease() {
-        _ = ioctl(descriptor.rawValue, UInt(VT_RELDISP), Int32(1))
+    /// Lets the kernel switch away. On failure the switch does not happen and the VT stays ours.
+    public func acknowledgeRelease() throws(SystemError) {
+        try Self.control(descriptor.rawValue, "ioctl(VT_RELDISP release)", VT_RELDISP, 1)
         isActive = false
     }
 
-    public func acknowledgeAcquire() {
-        _ = ioctl(descriptor.rawValue, UInt(VT_RELDISP), Int32(VT_ACKACQ))
+    /// Tells the kernel the switch back was seen. The VT is ours whether or not this succeeds.
+    public func acknowledgeAcquire() throws(SystemError) {
         isActive = true
+        try Self.control(descriptor.rawValue, "ioctl(VT_RELDISP acquire)", VT_RELDISP, Int32(VT_ACKACQ))
+    }
+
+    /// The one way this type calls ioctl: with a value, or (below) with a pointer to one.
+    private static func control(_ fd: Int32, _ call: String, _ request: some BinaryInteger, _ value: Int32) throws(SystemError) {
+        try retryingInterrupts(call) { ioctl(fd, UInt(request), value) }
+    }
+
+    private static func control<T>(_ fd: Int32, _ call: String, _ request: some BinaryInteger, _ value: inout T) throws(SystemError) {
+        try withUnsafeMutablePointer(to: &value) { (p) throws(SystemError) in
+            try retryingInterrupts(call) { ioctl(fd, UInt(request), UnsafeMutableRawPointer(p)) }
+        }
     }
 }

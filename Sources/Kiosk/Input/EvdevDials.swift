@@ -138,15 +138,14 @@ public final class EvdevDials {
         UInt(2 << 30 | length << 16 | UInt32(UInt8(ascii: "E")) << 8 | nr)
     }
 
-    /// /dev/input/event* nodes present now.
+    /// /dev/input/event* nodes present now. No folder (no input device yet) is none; a folder
+    /// that cannot be read is logged and none.
     static func eventNodes() -> [String] {
-        guard let dir = opendir("/dev/input") else { return [] }
-        defer { closedir(dir) }
-        var nodes: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix("event") { nodes.append("/dev/input/\(name)") }
+        do {
+            return try Directory.names(in: "/dev/input").filter { $0.hasPrefix("event") }.map { "/dev/input/\($0)" }
+        } catch {
+            if error.errno != ENOENT { Log.warning("listing the input devices: \(error)") }
+            return []
         }
-        return nodes.sorted()
     }
 }

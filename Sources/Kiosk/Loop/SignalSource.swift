@@ -39,28 +39,48 @@ public final class TimerSource {
         descriptor = OwnedDescriptor(taking: fd)
     }
 
-    /// Fires after `delay` seconds, then every `interval` seconds if given.
+    /// Fires after `delay` seconds, then every `interval` seconds if given. A delay that is not a
+    /// number, or below a nanosecond, fires at once; one beyond `longest` waits `longest`.
     public func arm(after delay: Double, interval: Double? = nil) {
         var spec = itimerspec()
-        spec.it_value = Self.timespec(max(delay, 1e-9))
-        if let interval { spec.it_interval = Self.timespec(interval) }
-        timerfd_settime(descriptor.rawValue, 0, &spec, nil)
+        spec.it_value = Self.timespec(delay)
+        // A zero value would disarm the timer instead.
+        if spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0 { spec.it_value.tv_nsec = 1 }
+        if let interval, interval > 0 { spec.it_interval = Self.timespec(interval) }
+        set(spec)
     }
 
-    public func disarm() {
-        var spec = itimerspec()
-        timerfd_settime(descriptor.rawValue, 0, &spec, nil)
+    public func disarm() { set(itimerspec()) }
+
+    /// The longest delay or interval taken as given: about 31 years.
+    static let longest = 1e9
+
+    /// The one call of timerfd_settime. Its errors (EBADF, EFAULT, EINVAL) can only come from a
+    /// bug here: `timespec` keeps every value in range. A timer that failed to arm would never
+    /// fire, so the failure is logged as an error rather than ignored; there is nothing to retry.
+    private func set(_ spec: itimerspec) {
+        var spec = spec
+        do {
+            try retryingInterrupts("timerfd_settime") { timerfd_settime(descriptor.rawValue, 0, &spec, nil) }
+        } catch {
+            Log.error("timer not set: \(error)")
+        }
     }
 
     /// Expirations since the last read (clears readiness).
     @discardableResult
     public func acknowledge() -> UInt64 {
         var count: UInt64 = 0
+        // Nothing pending reads as 0 (EAGAIN); an 8-byte read of an open timerfd has no other
+        // error, so none is looked at.
         _ = withUnsafeMutableBytes(of: &count) { try? descriptor.read(into: $0) }
         return count
     }
 
-    private static func timespec(_ s: Double) -> Glibc.timespec {
-        Glibc.timespec(tv_sec: Int(s), tv_nsec: Int((s - Double(Int(s))) * 1e9))
+    /// `s` seconds (NaN and below zero: 0; above `longest`: `longest`) with 0 <= tv_nsec < 1e9.
+    static func timespec(_ s: Double) -> Glibc.timespec {
+        let clamped = s.isNaN ? 0 : min(max(s, 0), longest)
+        let whole = clamped.rounded(.down)
+        return Glibc.timespec(tv_sec: Int(whole), tv_nsec: min(Int((clamped - whole) * 1e9), 999_999_999))
     }
 }

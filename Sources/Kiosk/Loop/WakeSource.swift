@@ -18,14 +18,25 @@ public final class WakeSource: Sendable {
     }
 
     /// Makes the descriptor readable until `acknowledge()`; signals before then are merged.
+    ///
+    /// The write can fail with EAGAIN only when the counter is at its maximum (2^64 - 2 signals
+    /// not acknowledged): the descriptor is readable then, which is all a signal asks. Any other
+    /// error is a bug (a closed descriptor) and is logged.
     public func signal() {
         var one: UInt64 = 1
-        _ = withUnsafeBytes(of: &one) { Glibc.write(descriptor.rawValue, $0.baseAddress, 8) }
+        do {
+            try retryingInterrupts("write(eventfd)") { withUnsafeBytes(of: &one) { Glibc.write(descriptor.rawValue, $0.baseAddress, 8) } }
+        } catch where error.errno == EAGAIN {
+        } catch {
+            Log.error("wake-up lost: \(error)")
+        }
     }
 
     /// Clears the signals so far (blocking: waits for one first).
     public func acknowledge() {
         var count: UInt64 = 0
+        // Nothing pending reads as 0 (EAGAIN); an 8-byte read of an open eventfd has no other
+        // error, so none is looked at.
         _ = withUnsafeMutableBytes(of: &count) { try? descriptor.read(into: $0) }
     }
 }

@@ -165,8 +165,9 @@ struct WriteLimiter {
 }
 
 /// The metrics file: the newest snapshot, rewritten atomically when it changed and at most once
-/// a second. A file that cannot be written (missing or read-only folder, full disk) is logged
-/// once, not at every write, and the kiosk goes on; it is tried again at the next change.
+/// a second. A missing folder is made (`PublishedFile`); a file that still cannot be written
+/// (a folder that cannot be made, read-only, a full disk) is logged once, not at every write,
+/// and the kiosk goes on; it is tried again at the next change.
 final class MetricsFile {
     let path: String
     private var limiter = WriteLimiter(interval: 1)
@@ -175,8 +176,9 @@ final class MetricsFile {
     private let write: (String, String) throws -> Void
     private let warn: (String) -> Void
 
-    /// `write` and `warn` are the file system and the log; tests pass their own.
-    init(path: String, write: @escaping (String, String) throws -> Void = { try writeFileAtomically($0, $1) },
+    /// `write` and `warn` are the file system (`PublishedFile`: a missing folder is made) and
+    /// the log; tests pass their own.
+    init(path: String, write: @escaping (String, String) throws -> Void = { try PublishedFile(path: $0).write($1) },
          warn: @escaping (String) -> Void = { Log.warning($0) }) {
         self.path = path
         self.write = write

@@ -411,6 +411,11 @@ public final class Runtime {
     /// here; the PNG is encoded on a thread of its own (`ScreenshotWriter`).
     private func screenshot() {
         let path = settings.screenshotFile
+        // Before the first frame the panel holds no picture of the menu: a file would be black.
+        guard frames.shown > 0 else {
+            Log.warning("screenshot to \(path) not taken: no frame yet")
+            return
+        }
         let image: PixelBuffer
         do {
             image = try output.screenshot()

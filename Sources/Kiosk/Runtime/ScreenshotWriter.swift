@@ -19,53 +19,57 @@ final class ScreenshotWriter: Sendable {
     }
 
     /// Starts writing `image` to `path` and `sidecar` to `path.txt`; false (nothing started) while
-    /// the previous screenshot is still being written. `done` runs on the writing thread, before
-    /// the writer takes the next request.
+    /// the previous screenshot is still being written. `done` runs on the writing thread once the
+    /// writer takes requests again, so whoever `done` tells can ask for the next one at once.
     @discardableResult
     func write(_ image: PixelBuffer, to path: String, sidecar: String,
-               done: @escaping @Sendable (Result<Void, RasterError>) -> Void) -> Bool {
+               done: @escaping @Sendable (Result<Void, ScreenshotError>) -> Void) -> Bool {
         guard busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return false }
         let job = Job(image: image, path: path, sidecar: sidecar)
         do {
             try startDetachedThread { [self] in
-                done(Self.run(job))
+                let result = Self.run(job)
                 busy.store(false, ordering: .releasing)
+                done(result)
             }
         } catch {
-            done(.failure(.cannotWrite(path: path, reason: error.description)))
             busy.store(false, ordering: .releasing)
+            done(.failure(.system(error)))
         }
         return true
     }
 
-    /// Waits until no screenshot is being written (tests; at most `seconds`).
-    func waitUntilIdle(seconds: Double) -> Bool {
-        var waited = 0.0
-        while busy.load(ordering: .acquiring) {
-            if waited >= seconds { return false }
-            usleep(10_000)
-            waited += 0.01
-        }
-        return true
-    }
-
-    private static func run(_ job: Job) -> Result<Void, RasterError> {
+    private static func run(_ job: Job) -> Result<Void, ScreenshotError> {
         let temporary = job.path + ".tmp"
         do {
             try PNGCodec.write(job.image, to: temporary)
         } catch {
-            return .failure(error)
+            return .failure(.png(error))
         }
         guard rename(temporary, job.path) == 0 else {
             let e = SystemError.last("rename \(temporary)")
             unlink(temporary)
-            return .failure(.cannotWrite(path: job.path, reason: e.description))
+            return .failure(.system(e))
         }
         do {
             try writeFileAtomically(job.path + ".txt", job.sidecar)
         } catch {
-            return .failure(.cannotWrite(path: job.path + ".txt", reason: error.description))
+            return .failure(.system(error))
         }
         return .success(())
+    }
+}
+
+/// Why a screenshot was not written: its PNG could not be (Raster's error), or a step of the
+/// writer's own failed (starting its thread, the rename, the sidecar).
+enum ScreenshotError: Error, Equatable, CustomStringConvertible {
+    case png(RasterError)
+    case system(SystemError)
+
+    var description: String {
+        switch self {
+        case .png(let error): error.description
+        case .system(let error): error.description
+        }
     }
 }

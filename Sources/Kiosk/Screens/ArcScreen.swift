@@ -8,7 +8,7 @@ public typealias ArcScreen = Screen<ArcShape>
 /// The arc's part of a screen: its controller, and the rows drawn in the band they sweep.
 public struct ArcShape: MenuShape {
     public var controller: ArcMenuController
-    private let rightToLeft: Bool
+    private let reading: ReadingDirection
     /// The labels' size before any shrinking, from the theme and the row pitch.
     private let textSize: Double
     private let iconColumn: Bool
@@ -23,7 +23,7 @@ public struct ArcShape: MenuShape {
         controller = ArcMenuController(layout: fit.layout, count: count, wraps: style.wrap, selected: Swift.max(0, start))
         textSize = fit.textSize
         iconColumn = fit.iconColumn
-        rightToLeft = config.isRightToLeft
+        reading = config.reading
     }
 
     /// What the arc's rows are laid out with: the ellipse and rows, the label size, whether rows keep an icon column.
@@ -120,7 +120,7 @@ public struct ArcShape: MenuShape {
             let item = items[row.index]
             let state: PlateState = pressed == .item(row.item) ? .pressed : row.item == selected ? .selected : .normal
             resources.drawRow(on: canvas, frame: row.frame, label: item.label, icon: item.icon,
-                              state: state, textSize: textSize, rightToLeft: rightToLeft,
+                              state: state, textSize: textSize, reading: reading,
                               iconColumn: iconColumn, tile: !layout.edge.isVertical, index: row.index)
         }
     }

@@ -17,12 +17,12 @@ public struct ListShape: MenuShape {
     public var controller: ListMenuController
     private let sectionTitles: [String?]
     private let rowHeight: Double
-    private let rightToLeft: Bool
+    private let reading: ReadingDirection
     private let iconColumn: Bool
 
     public init(config: ScreenConfig, style: ListStyle, resources: ScreenResources, showsBack: Bool) {
         sectionTitles = config.sections.map(\.title)
-        rightToLeft = config.isRightToLeft
+        reading = config.reading
         let h = Double(resources.height), w = Double(resources.width)
         let top = min(resources.headerHeight, h)
         let rowFraction = style.rowHeight.isFinite && style.rowHeight > 0 ? min(style.rowHeight, 1) : 0.1
@@ -50,7 +50,7 @@ public struct ListShape: MenuShape {
         while columns > 1, (width - 2 * insets - Double(columns - 1) * spacing) / Double(columns) < needs { columns -= 1 }
         let metrics = ListMetrics(columns: columns, columnSpacing: spacing, rowSpacing: 0,
                                   sectionSpacing: (24 * scale).rounded(), insets: insets,
-                                  rightToLeft: config.isRightToLeft)
+                                  reading: config.reading)
         let sections = config.sections.map { section in
             ListSection(headerHeight: section.title.map { $0.isEmpty ? 0 : (rowHeight * 0.75).rounded() } ?? 0,
                         rowHeights: Array(repeating: rowHeight, count: section.items.count))
@@ -78,7 +78,7 @@ public struct ListShape: MenuShape {
             guard let title = sectionTitles[header.section], !title.isEmpty else { continue }
             let frame = header.frame.offsetBy(dx: viewport.minX, dy: dy)
             let baseline = frame.maxY - frame.height * 0.3
-            let direction = resources.font.direction(of: title, otherwise: rightToLeft ? .rightToLeft : .leftToRight)
+            let direction = resources.font.direction(of: title, otherwise: TextDirection(reading))
             let rtl = direction == .rightToLeft
             canvas.drawText(title, font: resources.font, size: headerSize,
                             at: Point(x: rtl ? frame.maxX - rowHeight * 0.2 : frame.minX + rowHeight * 0.2, y: baseline),
@@ -94,7 +94,7 @@ public struct ListShape: MenuShape {
             let frame = row.frame.offsetBy(dx: viewport.minX, dy: dy)
             let item = items[i]
             resources.drawRow(on: canvas, frame: frame, corners: row.position.roundedCorners, label: item.label, icon: item.icon,
-                              state: .normal, textSize: textSize, rightToLeft: rightToLeft, iconColumn: iconColumn,
+                              state: .normal, textSize: textSize, reading: reading, iconColumn: iconColumn,
                               index: viewport.contains(frame) ? i : nil, selected: i == controller.focus)
             if row.position == .middle || row.position == .bottom {
                 // A hairline between rows of one run, as grouped lists have.
@@ -120,7 +120,7 @@ public struct ListShape: MenuShape {
                     let frame = layout.rows[i].frame.offsetBy(dx: viewport.minX, dy: dy)
                     guard frame.intersects(plate) else { continue }
                     resources.drawRowContents(on: canvas, frame: frame, label: items[i].label, icon: items[i].icon, color: colors.text,
-                                              textSize: textSize, rightToLeft: rightToLeft, iconColumn: iconColumn)
+                                              textSize: textSize, reading: reading, iconColumn: iconColumn)
                 }
             }
         }
@@ -128,7 +128,7 @@ public struct ListShape: MenuShape {
         if let i = pressedRow, layout.rows.indices.contains(i) {
             let row = layout.rows[i]
             resources.drawRow(on: canvas, frame: row.frame.offsetBy(dx: viewport.minX, dy: dy), corners: row.position.roundedCorners,
-                              label: items[i].label, icon: items[i].icon, state: .pressed, textSize: textSize, rightToLeft: rightToLeft,
+                              label: items[i].label, icon: items[i].icon, state: .pressed, textSize: textSize, reading: reading,
                               iconColumn: iconColumn)
         }
     }

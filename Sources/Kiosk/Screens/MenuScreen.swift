@@ -92,12 +92,12 @@ public final class ScreenResources {
 
     /// The back button, shown on screens below the home screen: top left, or top right on a
     /// right-to-left screen.
-    public func backButton(rightToLeft: Bool) -> Rect {
+    public func backButton(reading: ReadingDirection) -> Rect {
         let h = headerHeight * 0.7
         // As wide as its word needs ("Zurück", "Retour"), at least a thumb's width, at most a third of the screen.
         let word = font.measure(backButtonText, size: backButtonTextSize)
         let w = Swift.max(h * 2.6, Swift.min(word + h * 0.9, Double(width) / 3))
-        return Rect(x: rightToLeft ? Double(width) - h * 0.3 - w : h * 0.3, y: (headerHeight - h) / 2, width: w, height: h)
+        return Rect(x: reading == .rightToLeft ? Double(width) - h * 0.3 - w : h * 0.3, y: (headerHeight - h) / 2, width: w, height: h)
     }
 
     /// "‹" is a mirrored character: on a right-to-left screen it is drawn as "›".
@@ -107,7 +107,7 @@ public final class ScreenResources {
     /// Draws the background, the title and, if `showsBack`, the back button: the static part of a
     /// screen, mirrored on a right-to-left screen.
     public func drawChrome(into target: PixelBuffer, background: BackgroundConfig, title: String?, showsBack: Bool,
-                           rightToLeft: Bool = false) {
+                           reading: ReadingDirection = .leftToRight) {
         let canvas = Canvas(target)
         do {
             var image: PixelBuffer?
@@ -119,23 +119,23 @@ public final class ScreenResources {
         let size = theme.titleSize * Double(height)
         let metrics = font.lineMetrics(size: size)
         let baseline = headerHeight / 2 + (metrics.ascent - metrics.descent) / 2
-        let screenDirection: TextDirection = rightToLeft ? .rightToLeft : .leftToRight
+        let screenDirection = TextDirection(reading)
         // The title's free span: from the margin (or the back button) to the other margin.
         var start = headerHeight * 0.3, end = Double(width) - headerHeight * 0.3
         if showsBack {
-            let b = backButton(rightToLeft: rightToLeft)
+            let b = backButton(reading: reading)
             let plate = theme.plateColors(.normal)
             canvas.fill(b, radii: CornerRadii(all: b.height / 2), color: plate.fill, opacity: plate.opacity)
             canvas.drawText(backButtonText, font: font, size: backButtonTextSize,
                             at: Point(x: b.midX, y: b.midY + (metrics.ascent - metrics.descent) * 0.4),
                             color: plate.text, alignment: .center, maxWidth: b.width - 8, direction: screenDirection)
-            if rightToLeft { end = b.minX - headerHeight * 0.3 } else { start = b.maxX + headerHeight * 0.3 }
+            if reading == .rightToLeft { end = b.minX - headerHeight * 0.3 } else { start = b.maxX + headerHeight * 0.3 }
         }
         if let title, !title.isEmpty {
             let direction = font.direction(of: title, otherwise: screenDirection)
             let fitted = FittedLabel(title, font: font, size: size, maxWidth: end - start)
             // A title sits at the screen's reading start: the right on a right-to-left screen.
-            let x = rightToLeft ? end - fitted.width : start
+            let x = reading == .rightToLeft ? end - fitted.width : start
             canvas.drawText(fitted.text, font: font, size: fitted.size, at: Point(x: x, y: baseline), color: theme.title,
                             direction: direction)
             layoutReport?.title = .init(text: title, rect: LayoutReport.textRect(of: fitted, at: Point(x: x, y: baseline), font: font),
@@ -150,7 +150,7 @@ public final class ScreenResources {
     /// every row keeps their column and labels start in line. `index` (nil: a row only partly
     /// shown) and `selected` (default: the state says) are for the layout report.
     public func drawRow(on canvas: Canvas, frame r: Rect, corners: Corners = .all, label: String, icon: String?,
-                        state: PlateState, textSize: Double, transform: AffineTransform = .identity, rightToLeft: Bool = false,
+                        state: PlateState, textSize: Double, transform: AffineTransform = .identity, reading: ReadingDirection = .leftToRight,
                         iconColumn: Bool = false, tile: Bool = false, index: Int? = nil, selected: Bool? = nil) {
         let radius = theme.cornerRadius * min(r.height, r.width)
         let rounded = RoundedRect(rect: r, radius: radius, corners: corners)
@@ -166,7 +166,7 @@ public final class ScreenResources {
             if outlined { canvas.stroke(shape, width: theme.highlightWidth, color: theme.highlight, transform: transform) }
         }
         let text = drawRowContents(on: canvas, frame: r, label: label, icon: icon, color: colors.text, textSize: textSize,
-                                   transform: transform, rightToLeft: rightToLeft, iconColumn: iconColumn, tile: tile)
+                                   transform: transform, reading: reading, iconColumn: iconColumn, tile: tile)
         if let report = layoutReport, let index {
             report.items.append(.init(index: index, label: label, rect: r,
                                       textRect: LayoutReport.textRect(of: text.fitted, at: text.origin, font: font),
@@ -196,12 +196,12 @@ public final class ScreenResources {
     /// ending at the right padding. Returns the label as fitted and the left end of its baseline.
     @discardableResult
     public func drawRowContents(on canvas: Canvas, frame r: Rect, label: String, icon: String?, color: Color, textSize: Double,
-                                transform: AffineTransform = .identity, rightToLeft: Bool = false, iconColumn: Bool = false,
+                                transform: AffineTransform = .identity, reading: ReadingDirection = .leftToRight, iconColumn: Bool = false,
                                 tile: Bool = false) -> (fitted: FittedLabel, origin: Point) {
         if tile, transform.isIdentity {
             return drawTileContents(on: canvas, frame: r, label: label, icon: icon, color: color, textSize: textSize)
         }
-        let direction = font.direction(of: label, otherwise: rightToLeft ? .rightToLeft : .leftToRight)
+        let direction = font.direction(of: label, otherwise: TextDirection(reading))
         let rtl = direction == .rightToLeft
         let padding = Self.rowPadding(width: r.width, height: r.height)
         // The text's span, from its reading start (left, or right in RTL) to the far padding.

@@ -35,10 +35,10 @@ public final class Screen<Shape: MenuShape>: MenuScreen {
         self.resources = resources
         items = config.items
         shape = Shape(config: config, style: style, resources: resources, showsBack: showsBack)
-        if showsBack { shape.controller.motion.backButton = resources.backButton(rightToLeft: config.isRightToLeft) }
+        if showsBack { shape.controller.motion.backButton = resources.backButton(reading: config.reading) }
         chrome = try PixelBuffer(width: resources.width, height: resources.height)
         resources.drawChrome(into: chrome, background: config.background, title: config.title, showsBack: showsBack,
-                             rightToLeft: config.isRightToLeft)
+                             reading: config.reading)
     }
 
     public var selectedIndex: Int { shape.controller.selectedIndex }

@@ -39,17 +39,17 @@ public struct ScreenTransition: Sendable, Equatable {
     public let start: Double
     public let duration: Double
     /// Slides go the other way on a right-to-left screen (its trailing edge is the left).
-    public let rightToLeft: Bool
+    public let reading: ReadingDirection
 
-    public init(kind: Kind, start: Double, duration: Double = ScreenTransition.duration, rightToLeft: Bool = false) {
+    public init(kind: Kind, start: Double, duration: Double = ScreenTransition.duration, reading: ReadingDirection = .leftToRight) {
         self.kind = kind
         self.start = start
         self.duration = duration
-        self.rightToLeft = rightToLeft
+        self.reading = reading
     }
 
     /// The transition `style` gives `change`, or nil when the change is at once.
-    public init?(_ change: ScreenChange, style: TransitionStyle, start: Double, rightToLeft: Bool) {
+    public init?(_ change: ScreenChange, style: TransitionStyle, start: Double, reading: ReadingDirection) {
         let kind: Kind
         switch (style, change) {
         case (.none, _): return nil
@@ -57,7 +57,7 @@ public struct ScreenTransition: Sendable, Equatable {
         case (.slide, .push): kind = .push
         case (.slide, .pop): kind = .pop
         }
-        self.init(kind: kind, start: start, rightToLeft: rightToLeft)
+        self.init(kind: kind, start: start, reading: reading)
     }
 
     /// The share of the duration gone by at `now`, 0...1.
@@ -81,7 +81,7 @@ public struct ScreenTransition: Sendable, Equatable {
         return fromRight ? remaining : -remaining
     }
 
-    private var fromRight: Bool { (kind == .push) != rightToLeft }
+    private var fromRight: Bool { (kind == .push) != (reading == .rightToLeft) }
 }
 
 /// The pictures a transition moves between, and a frame made of them: the screen left, drawn once
