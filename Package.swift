@@ -1,4 +1,7 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.0
+// Swift 6.0.3 (Debian 13's swiftlang, amd64 and arm64) and 6.1 or later both build this package.
+// swift-property-based 2.0.1 declares tools 6.1, so Swift 6.0 cannot resolve it: the property
+// tests (GeometryTests, LayoutCoreTests, one in KioskTests) are built by 6.1 and later only.
 import PackageDescription
 
 let package = Package(
@@ -13,7 +16,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-numerics.git", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         // FreeType and libpng, found through pkg-config; nothing but a module map and a shim header.
@@ -47,13 +49,6 @@ let package = Package(
         .target(
             name: "Geometry",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]
-        ),
-        .testTarget(
-            name: "GeometryTests",
-            dependencies: [
-                "Geometry",
-                .product(name: "PropertyBased", package: "swift-property-based"),
-            ]
         ),
         // The software rasterizer: buffers, coverage, blending, patterns, text, images, damage.
         .target(
@@ -130,13 +125,16 @@ let package = Package(
             name: "kiosk-bench",
             dependencies: ["Geometry", "LayoutCore", "Raster", "Text", "ReferenceScene", "Kiosk"]
         ),
-        .testTarget(
-            name: "LayoutCoreTests",
-            dependencies: [
-                "Geometry",
-                "LayoutCore",
-                .product(name: "PropertyBased", package: "swift-property-based"),
-            ]
-        ),
     ]
 )
+
+#if compiler(>=6.1)
+package.dependencies.append(.package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"))
+let propertyBased: Target.Dependency = .product(name: "PropertyBased", package: "swift-property-based")
+package.targets += [
+    .testTarget(name: "GeometryTests", dependencies: ["Geometry", propertyBased]),
+    .testTarget(name: "LayoutCoreTests", dependencies: ["Geometry", "LayoutCore", propertyBased]),
+]
+// StatusReportTests has one property test (#if canImport(PropertyBased)).
+package.targets.first { $0.name == "KioskTests" }!.dependencies.append(propertyBased)
+#endif

@@ -47,7 +47,8 @@ enum Stroker {
             /// Offset points for vertex `i` on side `s` (+1 left of travel, -1 right).
             func join(_ i: Int, _ s: Double, into side: inout [Point]) {
                 let din = dirs[(i - 1 + segCount) % segCount], dout = dirs[i % segCount]
-                let nin = normal(din) * (s * hw), nout = normal(dout) * (s * hw)
+                let offset: Double = s * hw  // explicit types: Swift 6.0's type checker needs them here
+                let nin: Point = normal(din) * offset, nout: Point = normal(dout) * offset
                 let p = pts[i]
                 let cross = din.x * dout.y - din.y * dout.x
                 let dot = din.x * dout.x + din.y * dout.y
@@ -66,8 +67,8 @@ enum Stroker {
                 if miterLength <= miterLimit {
                     side.append(p + (nin + nout) * miterScale)
                 } else {
-                    let a0 = Double.atan2(y: nin.y, x: nin.x)
-                    var sweep = Double.atan2(y: nout.y, x: nout.x) - a0
+                    let a0: Double = Double.atan2(y: nin.y, x: nin.x)
+                    var sweep: Double = Double.atan2(y: nout.y, x: nout.x) - a0
                     if sweep > .pi { sweep -= 2 * .pi } else if sweep < -.pi { sweep += 2 * .pi }
                     side.append(contentsOf: arcPoints(center: p, radius: hw, from: a0, sweep: sweep))
                 }

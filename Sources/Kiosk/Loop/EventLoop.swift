@@ -32,7 +32,7 @@ public final class EventLoop {
     public func runOnce(timeout: Double? = nil) throws(SystemError) {
         var events = [epoll_event](repeating: epoll_event(), count: 16)
         let ms: Int32 = timeout.map { Int32(max(0, min($0 * 1000, 1e9)).rounded(.up)) } ?? -1
-        let r = events.withUnsafeMutableBufferPointer { epoll_wait(epoll.rawValue, $0.baseAddress, Int32($0.count), ms) }
+        let r = events.withUnsafeMutableBufferPointer { epoll_wait(epoll.rawValue, $0.baseAddress!, Int32($0.count), ms) }
         // The one call not retried through `retryingInterrupts`: an interrupted wait (a stop and
         // continue, a debugger; signals themselves arrive through a signalfd) means nothing is
         // ready yet, and returning lets the caller work out its next timeout instead of waiting
