@@ -85,19 +85,9 @@ public enum ConfigFileReader {
         }
         if Int(info.st_size) > maximumSize { throw .tooLarge(bytes: Int(info.st_size), limit: maximumSize) }
         // Read one byte past the limit: the file may have grown since fstat.
-        var bytes = [UInt8](repeating: 0, count: maximumSize + 1)
-        var count = 0
-        while count < bytes.count {
-            let read = bytes.withUnsafeMutableBytes { buffer in
-                Result { () throws(SystemError) in try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...])) }
-            }
-            let n: Int
-            do { n = try read.get() } catch { throw .unreadable(error) }
-            if n == 0 { break }
-            count += n
-        }
-        if count > maximumSize { throw .tooLarge(bytes: max(count, Int(info.st_size)), limit: maximumSize) }
-        bytes.removeSubrange(count...)
+        let bytes: [UInt8]
+        do { bytes = try file.readUpTo(maximumSize) } catch { throw .unreadable(error) }
+        if bytes.count > maximumSize { throw .tooLarge(bytes: max(bytes.count, Int(info.st_size)), limit: maximumSize) }
         return bytes
     }
 

@@ -135,18 +135,9 @@ public struct PinLockStore: Sendable {
         var info = stat()
         guard fstat(file.rawValue, &info) == 0 else { throw .unreadable(.last("fstat \(path)")) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile }
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
-        var count = 0
-        while count < bytes.count {
-            let read = bytes.withUnsafeMutableBytes { buffer in
-                Result { () throws(SystemError) in try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...])) }
-            }
-            let n: Int
-            do { n = try read.get() } catch { throw .unreadable(error) }
-            if n == 0 { break }
-            count += n
-        }
-        if count > limit { throw .tooLarge(count) }
-        return Array(bytes[..<count])
+        let bytes: [UInt8]
+        do { bytes = try file.readUpTo(limit) } catch { throw .unreadable(error) }
+        if bytes.count > limit { throw .tooLarge(bytes.count) }
+        return bytes
     }
 }

@@ -16,6 +16,23 @@ public final class OwnedDescriptor: Sendable {
     deinit { Glibc.close(rawValue) }
 
     /// Reads what is available into `buffer`; 0 means none (EAGAIN on a non-blocking fd) or end of file.
+    /// Reads until the end of the file or `limit` + 1 bytes, whichever comes first: one byte
+    /// more than a caller accepts tells it the file is too large (it may have grown since `fstat`).
+    public func readUpTo(_ limit: Int) throws(SystemError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        var count = 0
+        while count < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemError) in try self.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...])) }
+            }
+            let n = try read.get()
+            if n == 0 { break }
+            count += n
+        }
+        bytes.removeSubrange(count...)
+        return bytes
+    }
+
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         do {
             return try retryingInterrupts("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
