@@ -82,20 +82,42 @@ let package = Package(
         .systemLibrary(name: "CStreamingStores"),
         // libxcrypt (crypt_rn, crypt_gensalt_rn) for PIN hashes in /etc/shadow's format. Debian: libcrypt-dev.
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
-        // The program's logic: config, display output, input and key codes, event loop, screens. Tested without a device.
+        // Descriptors, typed syscall errors, the log, directory listing, durable files; the event loop (epoll, signalfd, timerfd, eventfd).
+        .target(name: "KioskSystem", dependencies: ["CLinux"]),
+        // The config: TOML decoding, validation, the reader, `KioskConfig`, the rescue config, the loaded font and images, PIN hashes.
+        .target(
+            name: "KioskConfiguration",
+            dependencies: ["KioskSystem", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "CCrypt"]
+        ),
+        // The display: the `Output` protocol, DRM/KMS scanout (dumb buffers, scanout copy, VT, hotplug), the backlight, the headless output.
+        .target(
+            name: "DRMOutput",
+            dependencies: ["KioskSystem", "KioskConfiguration", "Geometry", "Raster", "CDRM", "CInput", "CLinux", "CStreamingStores"]
+        ),
+        // Input devices: libinput, evdev dials, key mapping, routing raw events to menu input.
+        .target(
+            name: "InputSources",
+            dependencies: ["KioskSystem", "KioskConfiguration", "DRMOutput", "Geometry", "LayoutCore", "CInput", "CLinux"]
+        ),
+        // The screens: one menu core and `MenuMotion`, specialised by arc, dial and list; transitions. No devices.
+        .target(
+            name: "MenuScreens",
+            dependencies: ["KioskConfiguration", "Geometry", "LayoutCore", "Raster", "Text", "TOML"]
+        ),
+        // The program: the app (screen stack, actions, banner, status, demo), the runtime that drives it, the PIN lock. Tested without a device.
         .target(
             name: "Kiosk",
-            dependencies: ["Geometry", "LayoutCore", "Raster", "Text", "CDRM", "CInput", "CLinux", "CStreamingStores", "CCrypt", "TOML"]
+            dependencies: ["KioskSystem", "KioskConfiguration", "DRMOutput", "InputSources", "MenuScreens", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "CLinux"]
         ),
         // A TOML 1.0 parser whose values carry their source positions: pure Swift, no Foundation, no C.
         .target(name: "TOML"),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         // libFuzzer entry point for the config reader (scripts/fuzz-config); a plain build replays files.
-        .executableTarget(name: "kiosk-config-fuzz", dependencies: ["Kiosk"]),
+        .executableTarget(name: "kiosk-config-fuzz", dependencies: ["KioskConfiguration", "Geometry", "Raster", "Text"]),
         // The `kiosk` executable: argument parsing only.
         .executableTarget(
             name: "KioskCLI",
-            dependencies: ["Kiosk", "Geometry", "LayoutCore", "Raster", "Text", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Kiosk", "KioskSystem", "KioskConfiguration", "DRMOutput", "MenuScreens", "Geometry", "LayoutCore", "Raster", "Text", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/kiosk"
         ),
         // SDL2 for the desktop preview only (the device binary never links it): module map and shim header.
@@ -106,11 +128,11 @@ let package = Package(
         // `kiosk-preview`: the same runtime, screens and reload on a desktop window (SDL2, X11 or Wayland).
         .executableTarget(
             name: "kiosk-preview",
-            dependencies: ["Kiosk", "Geometry", "Raster", "Text", "CSDL2", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Kiosk", "KioskSystem", "KioskConfiguration", "DRMOutput", "InputSources", "Geometry", "Raster", "CSDL2", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "KioskTests",
-            dependencies: ["Kiosk", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "TestSupport"],
+            dependencies: ["Kiosk", "KioskSystem", "KioskConfiguration", "DRMOutput", "InputSources", "MenuScreens", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "TestSupport"],
             exclude: ["Golden", "ConfigFixtures"]
         ),
         // Shared by the test targets only (never by a product): golden-image comparison, a seeded RNG.
@@ -123,7 +145,7 @@ let package = Package(
         // Benchmarks print figures; they are never part of the tests.
         .executableTarget(
             name: "kiosk-bench",
-            dependencies: ["Geometry", "LayoutCore", "Raster", "Text", "ReferenceScene", "Kiosk"]
+            dependencies: ["Geometry", "LayoutCore", "Raster", "Text", "ReferenceScene", "Kiosk", "KioskSystem", "KioskConfiguration", "DRMOutput", "MenuScreens"]
         ),
     ]
 )

@@ -1,6 +1,7 @@
 import Kiosk
 #if canImport(Glibc)
 import Glibc
+import KioskConfiguration
 #endif
 
 /// `kiosk-bench --config-loads N [FILE...]`: what one config reload costs off the loop, as the

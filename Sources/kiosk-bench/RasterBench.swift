@@ -1,4 +1,7 @@
 import Geometry
+import KioskConfiguration
+import KioskSystem
+import MenuScreens
 import Raster
 import Text
 import ReferenceScene

@@ -1,3 +1,4 @@
+import DRMOutput
 import Geometry
 import Kiosk
 import Raster

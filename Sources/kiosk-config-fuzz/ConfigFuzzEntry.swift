@@ -1,6 +1,6 @@
 import Geometry
 import Glibc
-import Kiosk
+import KioskConfiguration
 import Raster
 import Text
 

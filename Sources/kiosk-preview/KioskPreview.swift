@@ -1,7 +1,10 @@
 import ArgumentParser
+import DRMOutput
 import Geometry
 import Glibc
 import Kiosk
+import KioskConfiguration
+import KioskSystem
 
 /// `kiosk-preview`: the kiosk's runtime, screens and config reload on a desktop window, for
 /// config authors. A separate program so that the device binary never links SDL.

@@ -1,5 +1,6 @@
 import CSDL2
 import Kiosk
+import KioskConfiguration
 
 /// SDL scancodes (USB HID usages) to the Linux key codes a device reports
 /// (linux/input-event-codes.h), for the keys a config can name (`KeyCode.byName`), so a

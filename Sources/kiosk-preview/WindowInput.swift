@@ -1,5 +1,6 @@
 import CSDL2
 import Geometry
+import InputSources
 import Kiosk
 
 /// The window's mouse, wheel and keyboard as the devices of a kiosk: the left button is one

@@ -1,6 +1,9 @@
 import CSDL2
+import DRMOutput
 import Geometry
+import InputSources
 import Kiosk
+import KioskSystem
 import Raster
 
 /// A desktop window as the kiosk's panel (SDL2 on X11 or Wayland): the one owner of the

@@ -1,6 +1,8 @@
 import ArgumentParser
+import DRMOutput
 import Geometry
 import Kiosk
+import KioskConfiguration
 import LayoutCore
 import Raster
 

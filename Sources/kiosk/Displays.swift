@@ -1,5 +1,7 @@
 import ArgumentParser
+import DRMOutput
 import Kiosk
+import KioskSystem
 
 /// A friendly `modetest`: every card, its connectors and their modes.
 struct Displays: ParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Glibc
 import Kiosk
+import KioskConfiguration
+import KioskSystem
 
 /// Makes the `pin_hash` of a locked screen, so that the config never holds the PIN.
 struct HashPin: ParsableCommand {

@@ -1,6 +1,9 @@
 import ArgumentParser
+import DRMOutput
 import Geometry
 import Kiosk
+import KioskConfiguration
+import KioskSystem
 import Raster
 import Text
 

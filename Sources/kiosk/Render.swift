@@ -1,6 +1,10 @@
 import ArgumentParser
+import DRMOutput
 import Geometry
 import Kiosk
+import KioskConfiguration
+import KioskSystem
+import MenuScreens
 import Raster
 
 /// Previews screens of a config without a device, through the same headless output the tests use.

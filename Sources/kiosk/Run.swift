@@ -1,6 +1,9 @@
 import ArgumentParser
+import DRMOutput
 import Glibc
 import Kiosk
+import KioskConfiguration
+import KioskSystem
 
 /// The kiosk itself: the menu from the config, on the display, until stopped.
 struct Run: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import Kiosk
+import KioskConfiguration
 
 /// The status file read back for a person or a script, with an exit status monitoring can use.
 struct Status: ParsableCommand {

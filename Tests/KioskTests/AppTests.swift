@@ -1,7 +1,11 @@
+@testable import DRMOutput
 import Foundation
 import Geometry
 import Glibc
 import Kiosk
+@testable import KioskConfiguration
+@testable import KioskSystem
+@testable import MenuScreens
 import Raster
 import Testing
 

@@ -1,6 +1,7 @@
 import Geometry
 import Kiosk
 import LayoutCore
+@testable import MenuScreens
 import Testing
 
 /// The menu driven as the app drives it: input between frames paced at 60 Hz, time by hand.

@@ -1,3 +1,4 @@
+@testable import KioskConfiguration
 import Raster
 import Text
 import Testing

@@ -1,3 +1,6 @@
+@testable import InputSources
+@testable import KioskConfiguration
+@testable import KioskSystem
 import Testing
 @testable import Kiosk
 

@@ -1,3 +1,5 @@
+@testable import DRMOutput
+@testable import KioskConfiguration
 import Raster
 import Testing
 import TestSupport

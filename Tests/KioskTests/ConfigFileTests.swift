@@ -1,4 +1,5 @@
 import Glibc
+@testable import KioskConfiguration
 import Testing
 @testable import Kiosk
 

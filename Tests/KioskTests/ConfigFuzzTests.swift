@@ -1,3 +1,4 @@
+@testable import KioskConfiguration
 import Testing
 import TestSupport
 @testable import Kiosk

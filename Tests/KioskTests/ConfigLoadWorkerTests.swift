@@ -1,4 +1,7 @@
 import Glibc
+@testable import KioskConfiguration
+@testable import KioskSystem
+@testable import MenuScreens
 import Raster
 import Text
 import Testing

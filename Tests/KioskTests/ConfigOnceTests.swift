@@ -1,4 +1,5 @@
 import Foundation
+@testable import KioskConfiguration
 import Raster
 import Testing
 import Text

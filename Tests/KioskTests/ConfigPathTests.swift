@@ -1,4 +1,5 @@
 @testable import Kiosk
+@testable import KioskConfiguration
 import Testing
 
 /// The one choice of config file shared by `kiosk run`, `kiosk status` and `kiosk-preview`.

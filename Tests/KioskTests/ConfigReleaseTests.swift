@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+@testable import KioskConfiguration
+@testable import KioskSystem
 import Raster
 import Testing
 @testable import Kiosk

@@ -1,4 +1,6 @@
 import Glibc
+@testable import KioskConfiguration
+@testable import KioskSystem
 import Testing
 @testable import Kiosk
 

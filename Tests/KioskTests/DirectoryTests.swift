@@ -1,6 +1,8 @@
+@testable import DRMOutput
 import Foundation
 import Glibc
 @testable import Kiosk
+@testable import KioskSystem
 import Testing
 
 /// `Directory.names`, the one directory listing, and its three users: the DRM cards, the input

@@ -1,6 +1,8 @@
 import Geometry
 import Kiosk
+@testable import KioskConfiguration
 import LayoutCore
+@testable import MenuScreens
 import Raster
 import Testing
 import TestSupport

@@ -1,5 +1,8 @@
+@testable import DRMOutput
 import Geometry
 import Kiosk
+@testable import KioskConfiguration
+@testable import MenuScreens
 import Raster
 import TestSupport
 

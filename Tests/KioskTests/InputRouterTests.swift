@@ -1,5 +1,8 @@
+@testable import DRMOutput
 import Geometry
+@testable import InputSources
 import Kiosk
+@testable import KioskConfiguration
 import LayoutCore
 import Testing
 

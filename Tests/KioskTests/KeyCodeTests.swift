@@ -1,4 +1,6 @@
+@testable import InputSources
 import Kiosk
+@testable import KioskConfiguration
 import LayoutCore
 import Testing
 

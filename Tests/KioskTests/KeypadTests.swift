@@ -1,6 +1,9 @@
 import Foundation
 import Geometry
 @testable import Kiosk
+@testable import KioskConfiguration
+import LayoutCore
+@testable import MenuScreens
 import Raster
 import Testing
 

@@ -1,5 +1,9 @@
+@testable import DRMOutput
 import Foundation
 import Geometry
+@testable import KioskConfiguration
+@testable import KioskSystem
+@testable import MenuScreens
 import Testing
 import Text
 @testable import Kiosk

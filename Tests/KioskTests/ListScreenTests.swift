@@ -1,6 +1,8 @@
 import Geometry
 @testable import Kiosk
+@testable import KioskConfiguration
 import LayoutCore
+@testable import MenuScreens
 import Raster
 import Testing
 

@@ -1,5 +1,6 @@
 import Glibc
 @testable import Kiosk
+@testable import KioskSystem
 import Testing
 
 /// The loop's timer and wake-up descriptors: every delay the runtime can compute arms the timer

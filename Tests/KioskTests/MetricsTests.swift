@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
 @testable import Kiosk
+@testable import KioskConfiguration
+@testable import KioskSystem
 import Testing
 
 /// The metrics file: its exact text, escaping, the once-a-second limit with hand-moved time,

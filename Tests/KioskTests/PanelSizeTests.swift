@@ -1,3 +1,4 @@
+@testable import DRMOutput
 import Kiosk
 import Testing
 

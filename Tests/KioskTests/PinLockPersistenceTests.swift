@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+@testable import KioskConfiguration
 import Testing
 @testable import Kiosk
 

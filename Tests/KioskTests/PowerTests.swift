@@ -1,8 +1,12 @@
+@testable import DRMOutput
 import Foundation
 import Geometry
 import Glibc
 @testable import Kiosk
+@testable import KioskConfiguration
+@testable import KioskSystem
 import LayoutCore
+@testable import MenuScreens
 import Raster
 import Testing
 

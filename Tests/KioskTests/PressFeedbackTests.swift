@@ -1,5 +1,7 @@
 import Geometry
+@testable import KioskConfiguration
 import LayoutCore
+@testable import MenuScreens
 import Raster
 import Testing
 @testable import Kiosk

@@ -1,4 +1,5 @@
 import Kiosk
+@testable import KioskConfiguration
 import Testing
 
 @Suite struct ProcessLauncherTests {

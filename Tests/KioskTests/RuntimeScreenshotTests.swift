@@ -1,6 +1,8 @@
+@testable import DRMOutput
 import Foundation
 import Glibc
 import Kiosk
+@testable import KioskSystem
 import Testing
 
 /// SIGUSR1 before the first frame reached the screen writes nothing ("no frame yet" in the log)

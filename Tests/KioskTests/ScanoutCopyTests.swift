@@ -1,5 +1,7 @@
+@testable import DRMOutput
 import Geometry
 import Kiosk
+@testable import KioskConfiguration
 import Raster
 import Testing
 

@@ -1,6 +1,10 @@
+@testable import DRMOutput
 import Geometry
+@testable import InputSources
 import Kiosk
+@testable import KioskConfiguration
 import LayoutCore
+@testable import MenuScreens
 import Testing
 
 /// The same gestures on an arc, a dial and a list screen give the same events: the shapes share

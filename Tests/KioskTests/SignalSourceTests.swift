@@ -1,5 +1,6 @@
 import Glibc
 import Kiosk
+@testable import KioskSystem
 import Testing
 
 @Suite struct SignalSourceTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Geometry
+@testable import KioskConfiguration
 import LayoutCore
+@testable import MenuScreens
 import Raster
 import Testing
 import Text

@@ -1,4 +1,5 @@
 import Geometry
+@testable import KioskConfiguration
 import LayoutCore
 import Raster
 import Testing

@@ -1,4 +1,7 @@
 import Geometry
+@testable import KioskConfiguration
+@testable import KioskSystem
+@testable import MenuScreens
 import Raster
 import Testing
 import Text

@@ -1,3 +1,5 @@
+import KioskConfiguration
+
 /// What was done from the menu: the last action and how it went (the status file), and every
 /// action counted by how it ended (`kiosk_actions_total`).
 struct ActionRecord {

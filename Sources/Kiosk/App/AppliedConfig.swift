@@ -1,3 +1,5 @@
+import KioskConfiguration
+
 /// The config the kiosk runs and how it came to run it: the generation, whether the last file
 /// read was valid, its problems, the release it was read from, reloads applied and refused.
 struct AppliedConfig {

@@ -1,4 +1,5 @@
 import Geometry
+import KioskConfiguration
 import Raster
 import Text
 

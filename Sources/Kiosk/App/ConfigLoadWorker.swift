@@ -1,4 +1,6 @@
 import Glibc
+import KioskConfiguration
+import KioskSystem
 import Synchronization
 
 /// Loads one config file again and again on a thread of its own, so that the event loop never

@@ -1,5 +1,7 @@
 import CLinux
 import Glibc
+import KioskConfiguration
+import KioskSystem
 
 /// Notices the config file being replaced: inotify on its directory, so that both an atomic
 /// replacement (write a temporary file, rename it over) and an in-place rewrite are seen, and

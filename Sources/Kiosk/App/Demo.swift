@@ -1,4 +1,7 @@
+import DRMOutput
 import Geometry
+import KioskConfiguration
+import KioskSystem
 import LayoutCore
 import Raster
 import Text

@@ -1,5 +1,8 @@
 import Geometry
+import KioskConfiguration
+import KioskSystem
 import LayoutCore
+import MenuScreens
 import Raster
 import Text
 

@@ -1,5 +1,8 @@
+import DRMOutput
 import Glibc
 import Geometry
+import KioskConfiguration
+import KioskSystem
 import LayoutCore
 import Raster
 

@@ -1,4 +1,7 @@
+import DRMOutput
 import Geometry
+import KioskConfiguration
+import MenuScreens
 import Raster
 
 /// What a config's screens lay out at a panel size, as their drawing code reports it:

@@ -1,3 +1,7 @@
+import KioskConfiguration
+import KioskSystem
+import MenuScreens
+
 /// Screens behind a PIN, as the menu goes through them: the keypad put over the stack when a
 /// locked screen is opened, its keys, the screen it opens on the right PIN, the countdown of a
 /// lockout, and relocking (on leaving, after `relock_after` idle, when the PIN changes). The

@@ -1,4 +1,7 @@
 import Geometry
+import KioskConfiguration
+import KioskSystem
+import MenuScreens
 import Raster
 
 /// The stack of open screens and the change of screen in motion: pushes, pops and replacements,

@@ -1,4 +1,6 @@
 import Glibc
+import KioskConfiguration
+import KioskSystem
 
 /// Starts configured programs: argv arrays only (no shell), looked up in PATH when not absolute,
 /// with the kiosk's environment (less systemd's notify variables) plus the item's, default signal handling and an empty signal

@@ -1,3 +1,6 @@
+import KioskConfiguration
+import MenuScreens
+
 /// Builds the screen a config describes.
 enum ScreenFactory {
     static func make(_ config: ScreenConfig, resources: ScreenResources, showsBack: Bool) throws -> MenuScreen {

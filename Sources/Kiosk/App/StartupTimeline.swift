@@ -1,4 +1,5 @@
 import Glibc
+import KioskSystem
 
 /// Where start-up time goes, from the creation of the process to the first frame on screen:
 /// phases marked as they end, logged once as one line ("start-up: fork→main 40 ms, config

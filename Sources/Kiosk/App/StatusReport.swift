@@ -1,4 +1,5 @@
 import Glibc
+import KioskConfiguration
 
 /// What `kiosk status` concludes, as its exit status: LSB's `status` codes, so init scripts and
 /// monitoring read it the way they read any service's.

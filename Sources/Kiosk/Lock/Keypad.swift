@@ -1,3 +1,5 @@
+import KioskConfiguration
+
 /// The keypad in front of a locked screen: a generated screen of twelve keys (a grid of three
 /// columns, or a dial in front of a dial screen), so that touch and knob (turn through the keys, press to choose) work through the
 /// same screen core as every menu. Its title shows dots for the digits, or the lockout countdown.

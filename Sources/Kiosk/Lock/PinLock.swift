@@ -1,3 +1,6 @@
+import KioskConfiguration
+import KioskSystem
+
 /// The keypad's rules, with time passed in so that tests move it by hand: the digits entered so
 /// far, wrong PINs in a row, the lockout after `attempts` of them (doubling with each lockout),
 /// and which locked screens are open and when they relock. Checking a PIN is the caller's

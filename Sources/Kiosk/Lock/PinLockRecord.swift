@@ -1,3 +1,5 @@
+import KioskSystem
+
 /// What of the PIN lock must outlive the process (a restart, a power cut): wrong PINs in a row,
 /// lockouts since the last unlock (for the doubling) and the running lockout. Never the PIN, nor
 /// the digits entered. `PinLockStore` keeps it as a small text file.

@@ -1,4 +1,5 @@
 import Glibc
+import KioskSystem
 
 /// The clocks a stored lockout is measured with, passed in so that tests set them by hand.
 public struct PinLockClock: Sendable {

@@ -1,5 +1,7 @@
 import Geometry
 import Glibc
+import KioskConfiguration
+import KioskSystem
 
 /// The programs the kiosk started: the one that has the display (`exec`), and those running
 /// in the background (`spawn`, and systemctl for the power items), until they are reaped.

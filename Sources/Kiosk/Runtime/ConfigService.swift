@@ -1,3 +1,6 @@
+import KioskConfiguration
+import KioskSystem
+
 /// Config watching: notices the file being replaced (inotify on its folder, settled for 100 ms
 /// since one replacement makes several events), its folder being swapped (a renamed `current ->
 /// releases/N` symlink, `ConfigWatcher`) or asked for again (SIGHUP, a menu item), and

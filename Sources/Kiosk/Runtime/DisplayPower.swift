@@ -1,3 +1,6 @@
+import InputSources
+import KioskConfiguration
+
 /// The panel's power as the kiosk holds it: lit, dimmed (backlight lowered), or off (DPMS off or
 /// an inactive CRTC, backlight 0). The status file's `display_power`.
 public enum DisplayPowerState: String, CaseIterable, Sendable {

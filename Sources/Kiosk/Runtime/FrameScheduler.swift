@@ -1,4 +1,6 @@
+import DRMOutput
 import Geometry
+import KioskSystem
 import LayoutCore
 import Raster
 

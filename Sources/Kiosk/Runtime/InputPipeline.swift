@@ -1,4 +1,8 @@
+import DRMOutput
 import Geometry
+import InputSources
+import KioskConfiguration
+import KioskSystem
 import LayoutCore
 
 /// The input pipeline: devices → router → menu input. Touches are mapped through the panel

@@ -1,3 +1,6 @@
+import KioskConfiguration
+import KioskSystem
+
 /// What the metrics file says: a snapshot the runtime gathers from the owner of each value (the
 /// app, the frame scheduler, the input devices, the output), in Prometheus's text format for
 /// node_exporter's textfile collector. Equal snapshots mean there is nothing new to write.

@@ -1,3 +1,7 @@
+import DRMOutput
+import KioskConfiguration
+import KioskSystem
+
 /// `[power]` on one output: the policy (when to dim and blank), the backlight, and the output's
 /// panel switch, kept in step. The one owner of the panel's power state; the runtime asks it at
 /// each pass and tells it of input. Does nothing where the output does not switch its panel (a

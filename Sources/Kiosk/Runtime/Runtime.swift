@@ -1,5 +1,9 @@
+import DRMOutput
 import Glibc
 import Geometry
+import InputSources
+import KioskConfiguration
+import KioskSystem
 import LayoutCore
 import Raster
 

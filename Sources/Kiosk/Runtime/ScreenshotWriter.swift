@@ -1,4 +1,5 @@
 import Glibc
+import KioskSystem
 import Raster
 import Synchronization
 

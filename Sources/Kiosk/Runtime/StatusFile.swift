@@ -1,4 +1,5 @@
 import Glibc
+import KioskSystem
 
 /// The status file at the config's `status_file`: written whole to a temporary file and renamed
 /// over the old one (a reader never sees half of it; a missing folder is made: `PublishedFile`),

@@ -1,0 +1,113 @@
+import KioskConfiguration
+import KioskSystem
+
+extension ModeRequest {
+    /// The best of `modes` matching this request: right size, closest refresh, preferred first.
+    public func pick(from modes: [DisplayMode]) -> DisplayMode? {
+        let sized = modes.filter { $0.width == width && $0.height == height }
+        if let hz = refresh {
+            return sized.filter { abs($0.refreshRate - hz) < 1 }.min { abs($0.refreshRate - hz) < abs($1.refreshRate - hz) }
+        }
+        return sized.first { $0.isPreferred } ?? sized.max { $0.refreshRate < $1.refreshRate }
+    }
+}
+
+public enum DisplayError: Error, CustomStringConvertible {
+    case noDevice(searched: String)
+    case noConnectedOutput(cards: [String])
+    case unknownConnector(String, available: [String])
+    case connectorDisconnected(String)
+    case unknownMode(ModeRequest, connector: String, available: [String])
+    case noCRTC(connector: String)
+    case noDumbBuffers(card: String)
+    case system(SystemError)
+
+    public var description: String {
+        switch self {
+        case .noDevice(let dir):
+            return "no DRM display device in \(dir) (no GPU or display driver?); use `kiosk render` to preview without a display"
+        case .noConnectedOutput(let cards):
+            return "no connected display on \(cards.joined(separator: ", ")); plug a display in or name a connector in the config"
+        case .unknownConnector(let name, let available):
+            return "connector \(name) does not exist; available: \(available.joined(separator: ", "))"
+        case .connectorDisconnected(let name):
+            return "connector \(name) has no display connected"
+        case .unknownMode(let m, let connector, let available):
+            return "mode \(m) is not offered by \(connector); available: \(available.joined(separator: ", "))"
+        case .noCRTC(let connector):
+            return "no free CRTC can drive \(connector)"
+        case .noDumbBuffers(let card):
+            return "\(card) does not support dumb buffers"
+        case .system(let e):
+            if e.errno == 13 /* EACCES */ || e.errno == 1 /* EPERM */ {
+                return "\(e) (is the user in the `video` group, and is another program the DRM master?)"
+            }
+            return e.description
+        }
+    }
+}
+
+/// The card, connector, mode and CRTC chosen for output.
+public struct DisplayChoice {
+    public var card: DRMCard
+    public var connector: ConnectorInfo
+    public var mode: DisplayMode
+    public var crtc: CRTCID
+}
+
+extension DisplayChoice {
+    /// Finds the output described by `request`, with errors that list what exists.
+    public static func find(_ request: DisplayRequest, directory: String = "/dev/dri") throws(DisplayError) -> DisplayChoice {
+        let paths = request.card.map { [$0] } ?? DRMCard.cardPaths(in: directory)
+        guard !paths.isEmpty else { throw .noDevice(searched: directory) }
+        var lastError: DisplayError?
+        var seenConnectors: [String] = []
+        for path in paths {
+            let card: DRMCard, resources: DRMCard.Resources
+            do { (card, resources) = try DRMCard.openWithResources(path: path) } catch { lastError = .system(error); continue }
+            guard card.supportsDumbBuffers else { lastError = .noDumbBuffers(card: path); continue }
+            let connectors = resources.connectors.compactMap { try? card.connector($0) }
+            seenConnectors += connectors.map { "\($0.name) (\($0.state.rawValue))" }
+            let chosen: ConnectorInfo?
+            if let name = request.connector {
+                chosen = connectors.first { $0.name == name }
+                if let c = chosen, c.state != .connected { throw .connectorDisconnected(name) }
+            } else {
+                chosen = connectors.first { $0.state == .connected && !$0.modes.isEmpty }
+            }
+            guard let connector = chosen else { continue }
+            let mode: DisplayMode
+            if let m = request.mode {
+                guard let picked = m.pick(from: connector.modes) else {
+                    throw .unknownMode(m, connector: connector.name, available: uniqueModeNames(connector.modes))
+                }
+                mode = picked
+            } else {
+                guard let preferred = connector.modes.first(where: \.isPreferred) ?? connector.modes.first else { continue }
+                mode = preferred
+            }
+            guard let crtc = try? pickCRTC(card: card, resources: resources, connector: connector) else {
+                throw .noCRTC(connector: connector.name)
+            }
+            return DisplayChoice(card: card, connector: connector, mode: mode, crtc: crtc)
+        }
+        if let name = request.connector { throw .unknownConnector(name, available: seenConnectors) }
+        if let e = lastError, seenConnectors.isEmpty { throw e }
+        throw .noConnectedOutput(cards: paths)
+    }
+
+    static func uniqueModeNames(_ modes: [DisplayMode]) -> [String] {
+        var seen = Set<String>()
+        return modes.map(\.description).filter { seen.insert($0).inserted }
+    }
+
+    /// The CRTC already driving the connector, else the first its encoders can drive.
+    static func pickCRTC(card: DRMCard, resources: DRMCard.Resources, connector: ConnectorInfo) throws(SystemError) -> CRTCID? {
+        if let e = connector.currentEncoder, let current = try card.encoder(e).current { return current }
+        for e in connector.encoders {
+            let mask = try card.encoder(e).possibleMask
+            for (i, crtc) in resources.crtcs.enumerated() where mask & (1 << UInt32(i)) != 0 { return crtc }
+        }
+        return nil
+    }
+}

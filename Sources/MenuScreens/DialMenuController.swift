@@ -1,0 +1,104 @@
+import Geometry
+import KioskConfiguration
+import LayoutCore
+
+/// Sizes of a dial screen, derived from the style and the area below the header; every
+/// length is proportional to the dial's radius so that shrinking the dial to fit keeps its look.
+public struct DialGeometry: Hashable, Sendable {
+    public var layout: DialLayout
+    /// Size of each (upright) item shape.
+    public var itemSize: Size
+    /// The knob in the middle: it shows the selected item's label and carries the pointer.
+    public var hubRadius: Double
+    /// The square the dial (items, highlight, hub and pointer) can ever touch.
+    public var bounds: Rect
+
+    /// `area` is the part of the screen below the header; `screenMin` is min(width, height).
+    public init(style: DialStyle, area: Rect, screenMin: Double, count: Int, highlightWidth: Double) {
+        let slots = Swift.max(1, style.slots)
+        let probe = DialLayout(center: area.center, radius: 1, slots: slots)
+        let n = probe.effectiveSlots(count: count)
+        let requested = style.radius.isFinite && style.radius > 0 ? style.radius * screenMin : 0.32 * screenMin
+        // Neighbouring item centres are a chord apart; an item's circumscribed circle takes 90 % of it,
+        // so items never touch at any angle. Few items would make huge items: cap them.
+        let chordPerRadius = n > 2 ? 2 * Angle(radians: .pi / Double(n)).sin : 2
+        let widthPerRadius = Swift.min(0.805 * chordPerRadius, 0.9)
+        let circumPerRadius = widthPerRadius * 0.5 * (1.25).squareRoot()  // half the diagonal of w × w/2
+        let extra = Swift.max(0, highlightWidth.isFinite ? highlightWidth : 0) + 2
+        let halfArea = Swift.max(0, Swift.min(area.width, area.height) / 2 - 4)
+        // Shrink to fit the area below the header rather than draw over the title.
+        let fitting = Swift.max(0, (halfArea - extra) / (1 + circumPerRadius))
+        let radius = Swift.min(requested, fitting)
+        let itemWidth = widthPerRadius * radius
+        let circumradius = circumPerRadius * radius
+        layout = DialLayout(center: area.center, radius: radius, slots: slots,
+                            pointer: Angle(degrees: style.pointer.isFinite ? style.pointer : -90), itemRadius: circumradius)
+        itemSize = Size(width: itemWidth, height: itemWidth / 2)
+        hubRadius = Swift.max(0, radius - circumradius - 0.06 * radius)
+        let outer = radius + circumradius + extra
+        bounds = Rect(x: area.midX - outer, y: area.midY - outer, width: 2 * outer, height: 2 * outer)
+    }
+}
+
+/// The state of a dial menu.
+///
+/// A finger on the dial turns it around its centre: `RotaryTracker` turns touch positions into
+/// angle deltas (unwrapped across ±π, ignored near the centre) and the scroller moves by the
+/// items those angles are worth; letting go flings or snaps so that one item rests at the pointer.
+/// A finger that comes down off the dial holds nothing. Taps: an item turns to the pointer; the
+/// item already resting at the pointer activates. Unlike the other shapes, a tap on the hub
+/// activates the selection whatever the dial is doing: the hub shows the selected item's label.
+public struct DialMenuController: MenuController {
+    public var motion: MenuMotion
+    public let geometry: DialGeometry
+    /// The number of items the dial lays out (at least 1).
+    public let count: Int
+    private var tracker: RotaryTracker
+
+    public var layout: DialLayout { geometry.layout }
+
+    public init(geometry: DialGeometry, count: Int, wraps: Bool, selected: Int = 0) {
+        self.geometry = geometry
+        self.count = Swift.max(1, count)
+        motion = MenuMotion(scroller: Scroller(domain: wraps ? .wrapping(period: self.count) : .clamped(count: self.count),
+                                               physics: .items, position: ScrollOffset(whole: selected)),
+                            isEmpty: count <= 0)
+        // The centre is a dead zone: a finger crossing it would swing the angle wildly.
+        tracker = RotaryTracker(center: geometry.layout.center, deadZoneRadius: geometry.hubRadius * 0.4)
+    }
+
+    /// The content index at the pointer once the current motion ends.
+    public var selectedIndex: Int { scroller.domain.contentIndex(scroller.restingPosition.nearestItem) ?? 0 }
+
+    /// True when `p` lies on the dial: the ring of items or the hub inside it.
+    public func isOnDial(_ p: Point) -> Bool {
+        (p - layout.center).length <= layout.radius + layout.itemRadius
+    }
+
+    public func isOnHub(_ p: Point) -> Bool {
+        (p - layout.center).length <= geometry.hubRadius
+    }
+
+    public mutating func grab(at p: Point) -> Bool {
+        guard isOnDial(p) else { return false }
+        tracker.begin(at: p)
+        return true
+    }
+
+    public mutating func dragDistance(to p: Point, delta: Point) -> Double {
+        layout.items(forRotation: tracker.move(to: p), count: count)
+    }
+
+    public func pressTarget(at p: Point) -> PressTarget? {
+        if isOnHub(p) { return .hub }
+        return layout.hitTest(p, at: scroller.position, domain: scroller.domain, count: count).map { .item($0.item) }
+    }
+
+    public mutating func tap(at p: Point, now: Double) {
+        if isOnHub(p) {
+            motion.activate(selectedIndex)
+        } else if let hit = layout.hitTest(p, at: scroller.position, domain: scroller.domain, count: count) {
+            motion.tapStop(index: hit.index, item: hit.item, now: now)
+        }
+    }
+}

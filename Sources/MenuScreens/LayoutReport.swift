@@ -1,0 +1,116 @@
+import Geometry
+import Text
+import TOML
+
+/// What a screen drew at rest, as the drawing code itself reports it: the title and each item's
+/// plate, the text inside it, its size and whether it was shortened. `kiosk render --layout`
+/// writes it; `check-config --size` warns from it. Recorded by the code that draws, so the report
+/// cannot disagree with the pixels.
+public final class LayoutReport {
+    public struct Title: Equatable, Sendable {
+        public var text: String
+        /// Where the title's text is drawn.
+        public var rect: Rect
+        public var shortened: Bool
+    }
+
+    public struct Item: Equatable, Sendable {
+        /// Index into the screen's items (sections flattened in order).
+        public var index: Int
+        public var label: String
+        /// The plate.
+        public var rect: Rect
+        /// The text as drawn: its advance width by the line's ascent and descent.
+        public var textRect: Rect
+        public var fontSize: Double
+        public var shortened: Bool
+        public var selected: Bool
+    }
+
+    public let screen: String
+    public let width: Int
+    public let height: Int
+    public internal(set) var title: Title?
+    public internal(set) var items: [Item] = []
+
+    public init(screen: String, width: Int, height: Int) {
+        self.screen = screen
+        self.width = width
+        self.height = height
+    }
+
+    /// Where `fitted` lies when drawn with the left end of its baseline at `origin`: its width
+    /// by the line's ascent and descent.
+    static func textRect(of fitted: FittedLabel, at origin: Point, font: Font) -> Rect {
+        let m = font.lineMetrics(size: fitted.size)
+        return Rect(x: origin.x, y: origin.y - m.ascent, width: fitted.width, height: m.ascent + m.descent)
+    }
+
+    // MARK: What is wrong with it
+
+    /// Items drawn shortened, each once (a wrapping arc can show an item twice).
+    public var shortenedItems: [Item] {
+        var seen: Set<Int> = []
+        return items.filter { $0.shortened && seen.insert($0.index).inserted }
+    }
+
+    /// Pairs of items whose plates overlap by more than a hairline.
+    public var overlappingItems: [(Item, Item)] {
+        var pairs: [(Item, Item)] = []
+        for i in items.indices {
+            for j in items.indices where j > i && Self.overlap(items[i].rect, items[j].rect) {
+                pairs.append((items[i], items[j]))
+            }
+        }
+        return pairs
+    }
+
+    /// Items whose plate runs into the title's text.
+    public var itemsOverTitle: [Item] {
+        guard let title else { return [] }
+        return items.filter { Self.overlap($0.rect, title.rect) }
+    }
+
+    /// Items whose text is cut by the screen's edge.
+    public var itemsOffScreen: [Item] {
+        let bounds = Rect(x: 0, y: 0, width: Double(width), height: Double(height)).insetBy(dx: -0.5, dy: -0.5)
+        return items.filter { !bounds.contains($0.textRect) }
+    }
+
+    static func overlap(_ a: Rect, _ b: Rect) -> Bool {
+        let w = Swift.min(a.maxX, b.maxX) - Swift.max(a.minX, b.minX)
+        let h = Swift.min(a.maxY, b.maxY) - Swift.max(a.minY, b.minY)
+        return w > 1 && h > 1
+    }
+
+    // MARK: JSON
+
+    /// `{"screen", "size", "title", "items"}`, rectangles as [x, y, w, h] in the unrotated screen.
+    /// Strings are written as TOML basic strings, whose escapes are all JSON's (as `StatusValue` does).
+    public var json: String {
+        func num(_ v: Double) -> String {
+            let r = (v * 100).rounded() / 100
+            return r == r.rounded() ? String(Int(r)) : String(r)
+        }
+        func rect(_ r: Rect) -> String { "[\(num(r.minX)), \(num(r.minY)), \(num(r.width)), \(num(r.height))]" }
+        var out = "{\n  \"screen\": \(TOMLSyntax.quoted(screen)),\n  \"size\": [\(width), \(height)],\n  \"title\": "
+        if let title {
+            out += "{\"text\": \(TOMLSyntax.quoted(title.text)), \"rect\": \(rect(title.rect)), \"shortened\": \(title.shortened)}"
+        } else {
+            out += "null"
+        }
+        out += ",\n  \"items\": ["
+        for (n, item) in items.enumerated() {
+            out += n == 0 ? "\n" : ",\n"
+            out += "    {\"index\": \(item.index), \"label\": \(TOMLSyntax.quoted(item.label)), \"rect\": \(rect(item.rect)), "
+            out += "\"text_rect\": \(rect(item.textRect)), \"font_size\": \(num(item.fontSize)), "
+            out += "\"shortened\": \(item.shortened), \"selected\": \(item.selected)}"
+        }
+        out += items.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
+        return out
+    }
+}
+
+extension Rect {
+    func contains(_ r: Rect) -> Bool { r.minX >= minX && r.maxX <= maxX && r.minY >= minY && r.maxY <= maxY }
+}

@@ -1,0 +1,136 @@
+import Geometry
+import KioskConfiguration
+import LayoutCore
+import Raster
+import Text
+
+/// A grouped list screen (DESIGN.md §1, seed 004): section titles, then each section's rows in
+/// `style.columns` waterfall columns, corners rounded by each row's place in its column run.
+///
+/// The layout is computed once, when the screen is made for its size. The content scrolls under
+/// the header bar; a frame restores the content area from the chrome cache and draws only the
+/// rows and section titles that intersect it.
+public typealias ListScreen = Screen<ListShape>
+
+/// The list's part of a screen: its controller, and the rows and section titles drawn in the
+/// content area below the header.
+public struct ListShape: MenuShape {
+    public var controller: ListMenuController
+    private let sectionTitles: [String?]
+    private let rowHeight: Double
+    private let reading: ReadingDirection
+    private let iconColumn: Bool
+
+    public init(config: ScreenConfig, style: ListStyle, resources: ScreenResources, showsBack: Bool) {
+        sectionTitles = config.sections.map(\.title)
+        reading = config.reading
+        let h = Double(resources.height), w = Double(resources.width)
+        let top = min(resources.headerHeight, h)
+        let rowFraction = style.rowHeight.isFinite && style.rowHeight > 0 ? min(style.rowHeight, 1) : 0.1
+        rowHeight = max(1, (rowFraction * h).rounded())
+        iconColumn = config.items.contains { $0.icon != nil }
+        let layout = Self.layout(config: config, style: style, width: w, height: h, rowHeight: rowHeight,
+                                 needs: Self.rowWidthNeeded(config: config, resources: resources, rowHeight: rowHeight, iconColumn: iconColumn))
+        controller = ListMenuController(layout: layout, viewport: Rect(x: 0, y: top, width: w, height: h - top))
+    }
+
+    /// The width a row needs for the longest label at the theme's size.
+    static func rowWidthNeeded(config: ScreenConfig, resources: ScreenResources, rowHeight: Double, iconColumn: Bool) -> Double {
+        let size = resources.theme.textSize * rowHeight
+        return resources.widestLabel(of: config.items, size: size) + resources.rowInsets(height: rowHeight, width: 4 * rowHeight, iconColumn: iconColumn)
+    }
+
+    /// The list's layout for a screen of this size: spacing in pixels at 1080 lines, scaled.
+    /// `columns` is the most there are: fewer when the longest label (`needs` pixels) would not
+    /// fit a column at full size (a portrait panel).
+    static func layout(config: ScreenConfig, style: ListStyle, width: Double, height: Double, rowHeight: Double,
+                       needs: Double = 0) -> ListLayout {
+        let scale = height / 1080
+        let spacing = (32 * scale).rounded(), insets = (32 * scale).rounded()
+        var columns = max(1, style.columns)
+        while columns > 1, (width - 2 * insets - Double(columns - 1) * spacing) / Double(columns) < needs { columns -= 1 }
+        let metrics = ListMetrics(columns: columns, columnSpacing: spacing, rowSpacing: 0,
+                                  sectionSpacing: (24 * scale).rounded(), insets: insets,
+                                  reading: config.reading)
+        let sections = config.sections.map { section in
+            ListSection(headerHeight: section.title.map { $0.isEmpty ? 0 : (rowHeight * 0.75).rounded() } ?? 0,
+                        rowHeights: Array(repeating: rowHeight, count: section.items.count))
+        }
+        return ListLayout(width: width, sections: sections, metrics: metrics)
+    }
+
+    public var layout: ListLayout { controller.layout }
+
+    /// The scrolled content area below the header.
+    public func damage(within bounds: PixelRect) -> PixelRect { PixelRect(covering: controller.viewport).intersection(bounds) }
+
+    public func draw(on canvas: Canvas, items: [MenuItem], resources: ScreenResources) {
+        let offset = controller.offset
+        let theme = resources.theme
+        let viewport = controller.viewport
+        let layout = controller.layout
+        let dy = viewport.minY - offset
+        let top = offset, bottom = offset + viewport.height
+        // Section titles: in the title colour on the background, like the screen's title but smaller.
+        // Drawn as written, not forced to capitals: uppercasing depends on the language (Greek drops
+        // its accents, Turkish dots its I, German has ß), which a label does not say.
+        let headerSize = rowHeight * 0.36
+        for header in layout.visibleHeaders(top: top, bottom: bottom) where header.frame.height > 0 {
+            guard let title = sectionTitles[header.section], !title.isEmpty else { continue }
+            let frame = header.frame.offsetBy(dx: viewport.minX, dy: dy)
+            let baseline = frame.maxY - frame.height * 0.3
+            let direction = resources.font.direction(of: title, otherwise: TextDirection(reading))
+            let rtl = direction == .rightToLeft
+            canvas.drawText(title, font: resources.font, size: headerSize,
+                            at: Point(x: rtl ? frame.maxX - rowHeight * 0.2 : frame.minX + rowHeight * 0.2, y: baseline),
+                            color: theme.title, alignment: rtl ? .right : .left,
+                            maxWidth: frame.width - rowHeight * 0.4, direction: direction, cache: resources.labels)
+        }
+        let textSize = theme.textSize * rowHeight
+        let separatorInset = rowHeight * 0.2
+        let pressedRow: Int? = if case .item(let i)? = controller.motion.pressed { i } else { nil }
+        let visible = layout.visibleRowIndices(top: top, bottom: bottom)
+        for i in visible where i != pressedRow {
+            let row = layout.rows[i]
+            let frame = row.frame.offsetBy(dx: viewport.minX, dy: dy)
+            let item = items[i]
+            resources.drawRow(on: canvas, frame: frame, corners: row.position.roundedCorners, label: item.label, icon: item.icon,
+                              state: .normal, textSize: textSize, reading: reading, iconColumn: iconColumn,
+                              index: viewport.contains(frame) ? i : nil, selected: i == controller.focus)
+            if row.position == .middle || row.position == .bottom {
+                // A hairline between rows of one run, as grouped lists have.
+                canvas.fill(Rect(x: frame.minX + separatorInset, y: frame.minY, width: frame.width - 2 * separatorInset, height: 1),
+                            color: theme.text, opacity: 0.14)
+            }
+        }
+        // The selection plate over the rows (it glides between them when the focus moves), the
+        // labels it covers drawn again in the selected colour, clipped to it.
+        if let plate = controller.selectionFrame?.offsetBy(dx: viewport.minX, dy: dy),
+           plate.maxY > viewport.minY, plate.minY < viewport.maxY {
+            let colors = theme.plateColors(.selected)
+            let rounded = RoundedRect(rect: plate, radius: theme.cornerRadius * plate.height,
+                                      corners: layout.rows[controller.focus].position.roundedCorners)
+            canvas.fill(rounded, color: colors.fill, opacity: colors.opacity, cache: resources.plates)
+            if theme.highlight != colors.fill {
+                let inset = theme.highlightWidth / 2
+                canvas.stroke(RoundedRect(rect: plate.insetBy(dx: inset, dy: inset), radius: rounded.radius - inset, corners: rounded.corners),
+                              width: theme.highlightWidth, color: theme.highlight, cache: resources.plates)
+            }
+            canvas.withClip(PixelRect(covering: plate)) {
+                for i in visible where i != pressedRow {
+                    let frame = layout.rows[i].frame.offsetBy(dx: viewport.minX, dy: dy)
+                    guard frame.intersects(plate) else { continue }
+                    resources.drawRowContents(on: canvas, frame: frame, label: items[i].label, icon: items[i].icon, color: colors.text,
+                                              textSize: textSize, reading: reading, iconColumn: iconColumn)
+                }
+            }
+        }
+        // The pressed row last: a finger on the selected row must see it respond too.
+        if let i = pressedRow, layout.rows.indices.contains(i) {
+            let row = layout.rows[i]
+            resources.drawRow(on: canvas, frame: row.frame.offsetBy(dx: viewport.minX, dy: dy), corners: row.position.roundedCorners,
+                              label: items[i].label, icon: items[i].icon, state: .pressed, textSize: textSize, reading: reading,
+                              iconColumn: iconColumn)
+        }
+    }
+}
