@@ -82,29 +82,29 @@ let package = Package(
         .systemLibrary(name: "CStreamingStores"),
         // libxcrypt (crypt_rn, crypt_gensalt_rn) for PIN hashes in /etc/shadow's format. Debian: libcrypt-dev.
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
-        // Descriptors, typed syscall errors, the log, directory listing, durable files; the event loop (epoll, signalfd, timerfd, eventfd).
+        // Systems: file descriptors, typed syscall errors, the log, directories; the event loop and its sources.
         .target(name: "KioskSystem", dependencies: ["CLinux"]),
-        // The config: TOML decoding, validation, the reader, `KioskConfig`, the rescue config, the loaded font and images, PIN hashes.
+        // The config: decoder, validator, reader, `KioskConfig`, rescue config, key bindings, PIN hashes, assets.
         .target(
             name: "KioskConfiguration",
             dependencies: ["KioskSystem", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "CCrypt"]
         ),
-        // The display: the `Output` protocol, DRM/KMS scanout (dumb buffers, scanout copy, VT, hotplug), the backlight, the headless output.
+        // The display: the `Output` protocol, the DRM/KMS output, the backlight, the headless output.
         .target(
             name: "DRMOutput",
             dependencies: ["KioskSystem", "KioskConfiguration", "Geometry", "Raster", "CDRM", "CInput", "CLinux", "CStreamingStores"]
         ),
-        // Input devices: libinput, evdev dials, key mapping, routing raw events to menu input.
+        // Input devices: libinput, evdev dials, and routing their events to menu input.
         .target(
             name: "InputSources",
             dependencies: ["KioskSystem", "KioskConfiguration", "DRMOutput", "Geometry", "LayoutCore", "CInput", "CLinux"]
         ),
-        // The screens: one menu core and `MenuMotion`, specialised by arc, dial and list; transitions. No devices.
+        // The screens: one menu core specialised by arc, dial and list; transitions. No devices.
         .target(
             name: "MenuScreens",
             dependencies: ["KioskConfiguration", "Geometry", "LayoutCore", "Raster", "Text", "TOML"]
         ),
-        // The program: the app (screen stack, actions, banner, status, demo), the runtime that drives it, the PIN lock. Tested without a device.
+        // The program: the app, the runtime that drives it, the PIN lock. Tested without a device.
         .target(
             name: "Kiosk",
             dependencies: ["KioskSystem", "KioskConfiguration", "DRMOutput", "InputSources", "MenuScreens", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "CLinux"]
