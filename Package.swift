@@ -145,7 +145,7 @@ let package = Package(
         // Benchmarks print figures; they are never part of the tests.
         .executableTarget(
             name: "kiosk-bench",
-            dependencies: ["Geometry", "LayoutCore", "Raster", "Text", "ReferenceScene", "Kiosk", "KioskSystem", "KioskConfiguration", "DRMOutput", "MenuScreens"]
+            dependencies: ["Geometry", "LayoutCore", "Raster", "Text", "ReferenceScene", "Kiosk", "KioskSystem", "KioskConfiguration", "DRMOutput", "MenuScreens", "CFontconfig"]
         ),
     ]
 )
