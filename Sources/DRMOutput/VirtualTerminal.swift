@@ -94,7 +94,7 @@ public final class VirtualTerminal {
 
     private static func control<T>(_ fd: Int32, _ call: String, _ request: some BinaryInteger, _ value: inout T) throws(SystemError) {
         try withUnsafeMutablePointer(to: &value) { (p) throws(SystemError) in
-            try retryingInterrupts(call) { ioctl(fd, UInt(request), UnsafeMutableRawPointer(p)) }
+            _ = try retryingInterrupts(call) { ioctl(fd, UInt(request), UnsafeMutableRawPointer(p)) }
         }
     }
 }

@@ -46,7 +46,7 @@ func procStatus(_ field: String) -> String? {
     defer { fclose(f) }
     var line = [CChar](repeating: 0, count: 256)
     while fgets(&line, Int32(line.count), f) != nil {
-        let text = String(cString: line)
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if text.hasPrefix(field + ":") {
             return String(text.dropFirst(field.count + 1).drop { $0 == " " || $0 == "\t" }.prefix { $0 != "\n" })
         }

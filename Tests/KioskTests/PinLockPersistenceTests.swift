@@ -79,7 +79,7 @@ import Testing
         #expect(q.lock.lockoutRemaining(now: 5) == 40)
         #expect(q.lock.lockouts == 1)
         #expect(q.type(Self.pin, now: 30) == .refused)
-        #expect(q.lock.nextDeadline == 45)
+        #expect(q.lock.nextDeadline(lastInput: 0) == 45)
         #expect(q.advance(now: 45))
         #expect(q.type(Self.pin, now: 46) == .unlocked)
     }

@@ -16,7 +16,7 @@ import Testing
             return press(.ok, now: now)
         }
         func advance(now: Double) -> Bool { lock.advance(now: now) }
-        func relockIdle(now: Double) -> [String] { lock.relockIdle(now: now) }
+        func relockIdle(now: Double, lastInput: Double = 0) -> [String] { lock.relockIdle(now: now, lastInput: lastInput) }
     }
 
     @Test func rightPinUnlocksAndClearsTheEntry() {
@@ -55,7 +55,7 @@ import Testing
         // Even the right PIN is refused during a lockout, key by key.
         #expect(k.press(.digit(1), now: 30) == .refused)
         #expect(k.press(.ok, now: 61.9) == .refused)
-        #expect(k.lock.nextDeadline == 62)
+        #expect(k.lock.nextDeadline(lastInput: 0) == 62)
         #expect(k.advance(now: 62))
         #expect(k.lock.lockoutRemaining(now: 62) == nil)
         #expect(k.type("1111", now: 63) == .wrong(remaining: 2))
@@ -81,13 +81,15 @@ import Testing
         let k = Keypad(LockConfig(relockAfter: 60))
         k.lock.unlock("admin", now: 10)
         k.lock.unlock("service", now: 20)
-        #expect(k.lock.nextDeadline == 70)
-        k.lock.touched("admin", now: 50)
-        #expect(k.relockIdle(now: 79.9) == [])
-        #expect(k.relockIdle(now: 80) == ["service"])
-        #expect(k.lock.isUnlocked("admin"))
-        #expect(k.relockIdle(now: 110) == ["admin"])
-        #expect(k.lock.nextDeadline == nil)
+        #expect(k.lock.nextDeadline(lastInput: 0) == 70)
+        #expect(k.relockIdle(now: 69.9) == [])
+        #expect(k.relockIdle(now: 70) == ["admin"])
+        // Input (the device's last, `Activity`'s) restarts the idle time of every open screen.
+        #expect(k.lock.nextDeadline(lastInput: 50) == 110)
+        #expect(k.relockIdle(now: 109.9, lastInput: 50) == [])
+        #expect(k.lock.isUnlocked("service"))
+        #expect(k.relockIdle(now: 110, lastInput: 50) == ["service"])
+        #expect(k.lock.nextDeadline(lastInput: 50) == nil)
         k.lock.unlock("admin", now: 120)
         k.lock.relock("admin")
         #expect(!k.lock.isUnlocked("admin"))
@@ -97,7 +99,7 @@ import Testing
         let k = Keypad(LockConfig(relockAfter: 0))
         k.lock.unlock("admin", now: 0)
         #expect(k.relockIdle(now: 1e9) == [])
-        #expect(k.lock.nextDeadline == nil)
+        #expect(k.lock.nextDeadline(lastInput: 0) == nil)
         #expect(k.lock.isUnlocked("admin"))
     }
 }

@@ -69,7 +69,6 @@ public final class KioskApp: FrameSource {
             navigator.finishTransition()
             frameNeed.raise(to: .full)
         }
-        lock.touched(navigator.names, now: now)
         if let pilot = autopilot {
             // The first touch or turn takes over from the self-scrolling, from where it is.
             autopilot = nil
@@ -88,7 +87,6 @@ public final class KioskApp: FrameSource {
         returnHomeIfIdle()
         relockIdleScreens()
         if lock.refresh(on: navigator, now: now) { frameNeed.raise(to: .full) }
-        if navigator.isTransitioning { frameNeed.raise(to: .changed) }
         if let pilot = autopilot {
             if let position = pilot.position(at: now) {
                 currentScreen.jump(to: position)
@@ -126,7 +124,7 @@ public final class KioskApp: FrameSource {
 
     public var nextDeadline: Double? {
         let idle = config.idleTimeout.flatMap { $0 > 0 && navigator.stack.count > 1 ? activity.lastInput + $0 : nil }
-        return [idle, banner?.until, autopilot?.nextStep, lock.nextDeadline(now: now)].compactMap { $0 }.min()
+        return [idle, banner?.until, autopilot?.nextStep, lock.nextDeadline(now: now, lastInput: activity.lastInput)].compactMap { $0 }.min()
     }
 
     /// The current screen's scroll position: what a frame drawn now shows.
@@ -286,7 +284,7 @@ public final class KioskApp: FrameSource {
 
     /// Locks again the opened screens idle for `relock_after`, leaving them (and what is above them).
     private func relockIdleScreens() {
-        let relocked = lock.relockIdle(now: now)
+        let relocked = lock.relockIdle(now: now, lastInput: activity.lastInput)
         guard !relocked.isEmpty,
               let first = navigator.stack.indices.dropFirst().first(where: { relocked.contains(navigator.stack[$0].config.name) }) else { return }
         for screen in navigator.pop(from: first, now: now) { lock.left(screen) }

@@ -132,14 +132,9 @@ struct LockFlow {
         }
     }
 
-    /// Someone used the screens in `names` at `now`: their idle time starts again.
-    mutating func touched(_ names: [String], now: Double) {
-        for name in names { pinLock.touched(name, now: now) }
-    }
-
-    /// The opened screens idle for `relock_after`, locked again now (logged).
-    mutating func relockIdle(now: Double) -> [String] {
-        let relocked = pinLock.relockIdle(now: now)
+    /// The opened screens idle for `relock_after` (since `lastInput`, `Activity`'s), locked again now (logged).
+    mutating func relockIdle(now: Double, lastInput: Double) -> [String] {
+        let relocked = pinLock.relockIdle(now: now, lastInput: lastInput)
         for name in relocked { Log.info("screen \(name) locked again after \(Int(pinLock.config.relockAfter)) s idle") }
         return relocked
     }
@@ -171,9 +166,9 @@ struct LockFlow {
 
     /// The next moment something here changes by itself: a relock, the end of a lockout, the
     /// next whole second of a lockout's countdown on the keypad.
-    func nextDeadline(now: Double) -> Double? {
+    func nextDeadline(now: Double, lastInput: Double) -> Double? {
         var tick: Double?
         if keypad != nil, let until = pinLock.lockedOutUntil, until > now { tick = until - (until - now).rounded(.up) + 1 }
-        return [pinLock.nextDeadline, tick].compactMap { $0 }.min()
+        return [pinLock.nextDeadline(lastInput: lastInput), tick].compactMap { $0 }.min()
     }
 }

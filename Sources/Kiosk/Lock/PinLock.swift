@@ -41,7 +41,8 @@ public struct PinLock: Sendable {
     public private(set) var lockoutSeconds = 0.0
     /// Where the values above outlive the process; nil: memory only (previews, tests).
     private var store: PinLockStore?
-    /// Open locked screens, by name, with the time of their last input.
+    /// Open locked screens, by name, with the time each was unlocked. Their idle time counts from
+    /// that or from the device's last input (`Activity`), whichever is later.
     public private(set) var unlocked: [String: Double] = [:]
 
     /// No doubling past a day (or the configured lockout, if longer).
@@ -161,11 +162,6 @@ public struct PinLock: Sendable {
 
     public mutating func unlock(_ screen: String, now: Double) { unlocked[screen] = now }
 
-    /// Input on an unlocked screen restarts its relock timer.
-    public mutating func touched(_ screen: String, now: Double) {
-        if unlocked[screen] != nil { unlocked[screen] = now }
-    }
-
     /// The screen was left: it needs the PIN again.
     public mutating func relock(_ screen: String) { unlocked[screen] = nil }
 
@@ -174,17 +170,18 @@ public struct PinLock: Sendable {
         unlocked = unlocked.filter { open.contains($0.key) }
     }
 
-    /// Relocks the screens idle for `relock_after` seconds (never when it is 0); returns them, sorted.
-    public mutating func relockIdle(now: Double) -> [String] {
+    /// Relocks the screens idle for `relock_after` seconds (never when it is 0) since they were
+    /// unlocked or since `lastInput`, whichever is later; returns them, sorted.
+    public mutating func relockIdle(now: Double, lastInput: Double) -> [String] {
         guard config.relockAfter > 0 else { return [] }
-        let idle = unlocked.filter { now >= $0.value + config.relockAfter }.keys.sorted()
+        let idle = unlocked.filter { now >= Swift.max($0.value, lastInput) + config.relockAfter }.keys.sorted()
         for name in idle { unlocked[name] = nil }
         return idle
     }
 
     /// When the next relock or the end of the lockout falls due.
-    public var nextDeadline: Double? {
-        let relock = config.relockAfter > 0 ? unlocked.values.min().map { $0 + config.relockAfter } : nil
+    public func nextDeadline(lastInput: Double) -> Double? {
+        let relock = config.relockAfter > 0 ? unlocked.values.min().map { Swift.max($0, lastInput) + config.relockAfter } : nil
         return [relock, lockedOutUntil].compactMap { $0 }.min()
     }
 }

@@ -49,9 +49,9 @@ final class PanelPower {
         }
     }
 
-    /// Moves to the state due at `now`; true when it changed (the status says so).
-    func advance(now: Double) -> Bool {
-        guard active, !paused, let next = policy.advance(now: now, lastInput: activity.lastInput) else { return false }
+    /// Moves to the state due at `now` (the status, written at the pass's end, says it).
+    func advance(now: Double) {
+        guard active, !paused, let next = policy.advance(now: now, lastInput: activity.lastInput) else { return }
         func seconds(_ s: Double?) -> String {
             guard let s else { return "?" }
             return s == s.rounded() ? "\(Int(s))" : "\(s)"
@@ -62,7 +62,6 @@ final class PanelPower {
         case .on: Log.info("display on")
         }
         apply(next)
-        return true
     }
 
     /// Input from a device of `kind` (noted in `activity` first); the verdict says whether the

@@ -11,9 +11,9 @@ import Raster
 /// thread (config loads alone run on the `ConfigLoadWorker`'s thread and come back through the
 /// loop). Single-purpose owners do the work: `FrameScheduler` (frames and presentation),
 /// `InputPipeline` (devices to menu input), `ChildProcesses` (programs and exec handover),
-/// `ConfigService` (watching and loading the config file; absent for built-in configs), plus
-/// the status and metrics files, screenshots and the systemd watchdog here. When nothing moves,
-/// the process sleeps.
+/// `ConfigService` (watching and loading the config file; absent for built-in configs),
+/// `PanelPower`, `ReportFiles` (status and metrics), `SystemdService` (notifications, watchdog),
+/// `InputStart`; screenshots are taken here. When nothing moves, the process sleeps.
 public final class Runtime {
     public struct Options: Sendable {
         /// Stop by itself after this many frames reached the screen (tests).
@@ -51,26 +51,15 @@ public final class Runtime {
     /// Encodes SIGUSR1 screenshots off the loop.
     let screenshots = ScreenshotWriter()
     let config: ConfigService?
-    let notifier = SystemdNotifier()
+    let service: SystemdService
     /// `[power]`: dimming and blanking the panel.
     let power: PanelPower
+    private let reports: ReportFiles
+    private let inputStart: InputStart
+    /// Wakes the loop for the next moment something changes by itself (a pass is due).
     private let deadlineTimer: TimerSource
-    private let watchdogTimer: TimerSource
-    /// Opens input if the first frame has not reached the screen by then (display away at start).
-    private let inputStartTimer: TimerSource
-    private var startup: StartupTimeline
     /// The config's part the runtime's owners use (input, power, files), as last applied.
     private var settings: RuntimeSettings
-    /// Seconds since the Unix epoch at start, for `kiosk_start_time_seconds`.
-    private let startTime: Double
-    /// The config's `status_file` (or the options'); a reload may name another.
-    private var statusFile: StatusFile?
-    /// The config's `metrics_file`; nil: none (a reload may name another).
-    private var metricsFile: MetricsFile?
-
-    /// Input is opened after the first frame is on screen: enumerating and opening the devices
-    /// (udev, libinput) would otherwise delay the menu, and no one can touch a blank screen.
-    static let inputStartDeadline = 2.0
 
     /// TERM/INT stop, HUP reloads, USR1 takes a screenshot, USR2 is the VT's switch signal, CHLD reaps.
     public static var handledSignals: [Int32] {
@@ -89,20 +78,17 @@ public final class Runtime {
         self.signals = signals
         self.config = config
         self.options = options
-        self.startup = startup
         loop = try EventLoop()
         frames = try FrameScheduler(source: app, output: output)
         deadlineTimer = try TimerSource()
-        watchdogTimer = try TimerSource()
-        inputStartTimer = try TimerSource()
+        service = try SystemdService()
+        inputStart = try InputStart(timeline: startup)
+        reports = ReportFiles(statusOverride: options.statusFile)
         settings = app.runtimeSettings
         input = InputPipeline(settings: settings.input) { [unowned output] in output.panel }
         power = PanelPower(settings: settings.power, output: output, activity: app.activity, now: MonotonicClock.now()) { [options] choice in
             Backlight.open(choice, classDirectory: options.backlightClassDirectory, files: options.backlightFiles)
         }
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        startTime = Double(ts.tv_sec) + Double(ts.tv_nsec / 1_000_000) / 1e3
     }
 
     /// Runs until SIGTERM/SIGINT (or `exitAfterShownFrames`); puts the display back on the way out.
@@ -113,11 +99,11 @@ public final class Runtime {
         }
         try start()
         try loop.run()
-        notifier.notify("STOPPING=1")
-        if let metricsFile {
+        service.notify("STOPPING=1")
+        reports.flushMetrics {
             var last = metrics
             last.up = false
-            metricsFile.flush(last)
+            return last
         }
         for line in frames.latencySummary { Log.info(line) }
         Log.info("frame stats presented=\(frames.presented) \(output.statistics)")
@@ -142,29 +128,23 @@ public final class Runtime {
             self.deadlineTimer.acknowledge()
             self.pass()
         }
-        try loop.watch(watchdogTimer.descriptor.rawValue) { [unowned self] in
-            self.watchdogTimer.acknowledge()
-            self.notifier.notify("WATCHDOG=1")
-        }
-        if let interval = notifier.watchdogInterval { watchdogTimer.arm(after: interval, interval: interval) }
+        try service.attach(to: loop)
         if options.seat != nil {
-            try loop.watch(inputStartTimer.descriptor.rawValue) { [unowned self] in
-                self.inputStartTimer.acknowledge()
+            try inputStart.attach(to: loop) { [unowned self] in
                 if !self.input.isStarted {
-                    Log.info("no frame on screen after \(Int(Self.inputStartDeadline)) s; opening input anyway")
+                    Log.info("no frame on screen after \(Int(InputStart.deadline)) s; opening input anyway")
                     self.startInput()
                 }
             }
-            inputStartTimer.arm(after: Self.inputStartDeadline)
         }
         if let config {
-            config.loading = { [unowned self] in self.notifier.reloading() }
+            config.loading = { [unowned self] in self.service.reloading() }
             config.apply = { [unowned self] loaded, reason in self.apply(loaded, reason: reason) }
             try config.attach(to: loop)
         }
-        startup.mark("loop setup")
+        inputStart.mark("loop setup")
         pass()
-        startup.mark("first frame drawn")
+        inputStart.mark("first frame drawn")
     }
 
     /// Events from a source the runtime does not open itself (a desktop window's mouse and keys).
@@ -180,7 +160,7 @@ public final class Runtime {
 
     private func pass() {
         let now = MonotonicClock.now()
-        if options.seat != nil, !input.isStarted, frames.shown > 0 { openInputAfterFirstFrame() }
+        if options.seat != nil, !input.isStarted, frames.shown > 0 { inputStart.openedAfterFirstFrame(startInput) }
         frames.followOutputSize()
         for effect in app.advance(now: now) {
             switch effect {
@@ -190,12 +170,12 @@ public final class Runtime {
             }
         }
         // The status says the new power state at the end of this pass.
-        if !children.hasDisplayOwner { _ = power.advance(now: now) }
+        if !children.hasDisplayOwner { power.advance(now: now) }
         // Not while a program has the display, even if the display came back meanwhile (a
         // hotplug while it runs): the output is not handed over in every state.
         if !children.hasDisplayOwner { frames.drawIfDue() }
-        updateMetrics(now: now)
-        if let due = [app.nextDeadline, metricsFile?.nextWrite, power.nextDeadline].compactMap({ $0 }).min() {
+        reports.updateMetrics(path: settings.metricsFile, now: now) { metrics }
+        if let due = [app.nextDeadline, reports.nextWrite, power.nextDeadline].compactMap({ $0 }).min() {
             deadlineTimer.arm(after: due - now)
         } else {
             deadlineTimer.disarm()
@@ -229,22 +209,13 @@ public final class Runtime {
 
     private func frameShown(_ count: Int) {
         if count == 1 {
-            startup.mark("flip")
+            inputStart.mark("flip")
             Log.info("menu on screen")
-            notifier.notify("READY=1\nSTATUS=Showing \(app.currentScreen.config.name)")
+            service.notify("READY=1\nSTATUS=Showing \(app.currentScreen.config.name)")
             // Input is opened by the pass this asks for, not inside the flip's callback.
             if options.seat != nil { frames.requestPass() }
         }
         if let limit = options.exitAfterShownFrames, count >= limit { loop.stop() }
-    }
-
-    /// The first frame is on screen: the devices are opened now (enumerating them would have
-    /// delayed the menu), and start-up's phases are logged.
-    private func openInputAfterFirstFrame() {
-        let menuShown = startup.summary
-        startInput()
-        startup.mark("input")
-        Log.info("start-up: \(menuShown); then input opened in \(StartupTimeline.ms(startup.lastPhase))")
     }
 
     private func startInput() {
@@ -269,7 +240,7 @@ public final class Runtime {
             do {
                 let pid = try children.start(effect)
                 Log.info("\"\(effect.label)\" has the display (pid \(pid))")
-                notifier.notify("STATUS=Running \(effect.label)")
+                service.notify("STATUS=Running \(effect.label)")
             } catch {
                 Log.error("\"\(effect.label)\": \(error)")
                 takeDisplayBack(now: now)
@@ -315,7 +286,7 @@ public final class Runtime {
             if case .exec = effect {
                 Log.info("\"\(effect.label)\" \(result); taking the display back")
                 takeDisplayBack(now: now)
-                notifier.notify("STATUS=Showing \(app.currentScreen.config.name)")
+                service.notify("STATUS=Showing \(app.currentScreen.config.name)")
             } else if failed {
                 Log.error("\"\(effect.label)\" (pid \(pid)) \(result)")
             } else {
@@ -336,7 +307,7 @@ public final class Runtime {
             for p in check.problems { Log.problem(p) }
             Log.error("config not applied (\(reason)); keeping the last good one")
         }
-        notifier.notify("READY=1\nSTATUS=Showing \(app.currentScreen.config.name)")
+        service.notify("READY=1\nSTATUS=Showing \(app.currentScreen.config.name)")
         frames.requestPass()
         // The old screens, fonts and icons are gone.
         FreedMemory.returnToSystem()
@@ -351,7 +322,7 @@ public final class Runtime {
 
     /// The metrics as their owners have them now.
     private var metrics: KioskMetrics {
-        var m = KioskMetrics(startTime: startTime, configGeneration: app.generation, configValid: app.configValid,
+        var m = KioskMetrics(startTime: reports.startTime, configGeneration: app.generation, configValid: app.configValid,
                              screen: app.currentScreen.config.name, displayConnected: output.isConnected)
         m.reloadsApplied = app.reloadsApplied
         m.reloadsRefused = app.reloadsRefused
@@ -364,20 +335,10 @@ public final class Runtime {
         return m
     }
 
-    /// Called at every pass (every change passes through one): the file follows the config's
-    /// `metrics_file`, and is written when the values changed, at most once a second.
-    private func updateMetrics(now: Double) {
-        let path = settings.metricsFile
-        if metricsFile?.path != path { metricsFile = path.map { MetricsFile(path: $0) } }
-        metricsFile?.update(metrics, now: now)
-    }
-
     /// The status as its owners have it now, written when it changed (every change passes
     /// through a pass, which ends here).
     private func updateStatus() {
-        let path = options.statusFile ?? settings.statusFile
-        if statusFile?.path != path { statusFile = StatusFile(path: path) }
-        statusFile?.update(KioskStatus(
+        reports.updateStatus(path: settings.statusFile, KioskStatus(
             pid: Int(getpid()),
             config: app.configStatus(path: config?.path),
             display: DisplayStatus(name: output.name, connected: output.isConnected, power: power.state),

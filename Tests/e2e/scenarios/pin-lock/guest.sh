@@ -53,6 +53,15 @@ knob_key() {
 }
 # Digit d is key d-1, "0" key 10, OK key 11.
 knob_pin() { for k in $(echo "$1" | sed 's/./& /g'); do knob_key $(( k == 0 ? 10 : k - 1 )); done; knob_key 11; }
+# Five wrong PINs by touch, each counted in the status before the next.
+five_wrong() {
+    n=1
+    while [ $n -le 5 ]; do
+        tap_pin 1111
+        e2e_wait_for 20 sh -c "grep -q '\"pin_failures\": $n[,}]' /results/status.json" || e2e_log "wrong PIN $n not counted"
+        n=$((n + 1))
+    done
+}
 
 e2e_wait_for 30 grep -q "menu on screen" /results/kiosk.err || e2e_log "the menu did not come up"
 e2e_wait_for 30 test -e /results/status.json
@@ -72,12 +81,7 @@ shot keypad-three-digits
 tap_key del; tap_key del; tap_key del
 
 # Five wrong PINs by touch: the fifth locks the keypad out.
-n=1
-while [ $n -le 5 ]; do
-    tap_pin 1111
-    e2e_wait_for 20 sh -c "grep -q '\"pin_failures\": $n[,}]' /results/status.json" || e2e_log "wrong PIN $n not counted"
-    n=$((n + 1))
-done
+five_wrong
 e2e_wait_for 10 grep -q "keypad locked out" /results/kiosk.err || e2e_log "no lockout"
 # The right PIN during the lockout (20 s) opens nothing.
 tap_pin "$PIN"
@@ -123,14 +127,6 @@ open_keypad() {
     ui key kb KEY_ENTER
     e2e_wait_for 20 on_screen "keypad: admin" || e2e_log "no keypad"
     sleep 1
-}
-five_wrong() {
-    n=1
-    while [ $n -le 5 ]; do
-        tap_pin 1111
-        e2e_wait_for 20 sh -c "grep -q '\"pin_failures\": $n[,}]' /results/status.json" || e2e_log "wrong PIN $n not counted"
-        n=$((n + 1))
-    done
 }
 start_kiosk kiosk2
 open_keypad
