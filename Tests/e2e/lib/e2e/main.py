@@ -10,7 +10,7 @@ import time
 import traceback
 from pathlib import Path
 
-from . import cache, hoststep, initramfs, kernel, qemu, scenario, systemd, tools
+from . import cache, hoststep, initramfs, kernel_arm64, qemu, scenario, systemd, tools
 from .target import Target
 from .cache import log
 from .check import CheckFailed, Result
@@ -278,7 +278,7 @@ def main(argv):
     t0 = time.monotonic()
     try:
         with cache.locked():
-            guest = Guest(kernel.kernel_for(target), target)
+            guest = Guest(kernel_arm64.kernel_for(target), target)
             # kiosk-drmstate links libdrm statically: there is no arm64 libdrm.a on the host, and
             # none of the scenarios run on arm64 uses it.
             payload_files = ([tools.kiosk_uinput("arm64")] if target.arch == "arm64"
