@@ -191,7 +191,7 @@ def run_scenario(sc, args, guest, payload_files, results_root):
     run_dir = out / ".run"
     run_dir.mkdir()
     target = guest.target
-    env = {"E2E_SCENARIO": sc.name, "E2E_ARCH": target.arch, "E2E_SUITE": target.suite, "E2E_CONSOLE": target.console}
+    env = {"E2E_SCENARIO": sc.name, "E2E_SLOW": str(target.slow), "E2E_ARCH": target.arch, "E2E_SUITE": target.suite, "E2E_CONSOLE": target.console}
     if target.arch == "arm64" and sc.mode == "fast":
         env["E2E_INIT"] = "/e2e/init"
     extra, ssh_port, while_running, host = {}, None, None, None
@@ -217,9 +217,10 @@ def run_scenario(sc, args, guest, payload_files, results_root):
         for part in (base, pl):
             with open(part, "rb") as src:
                 shutil.copyfileobj(src, f)
-    boot = qemu.run(guest.kern / "vmlinux", initrd, run_dir, timeout=sc.timeout * args.timeout_scale,
+    scale = args.timeout_scale * target.slow
+    boot = qemu.run(guest.kern / "vmlinux", initrd, run_dir, timeout=sc.timeout * scale,
                     memory_mb=sc.memory, disks=disks, verbose=args.verbose,
-                    silence=sc.silence * args.timeout_scale, ssh_port=ssh_port, while_running=while_running,
+                    silence=sc.silence * scale, ssh_port=ssh_port, while_running=while_running,
                     arch=target.arch)
     shutil.move(str(run_dir / "serial.log"), out / "serial.log")
     if (run_dir / "diagnosis.txt").exists():

@@ -71,7 +71,7 @@ def packages(target):
     return pkgs
 
 
-def tree(target):
+def root_tree(target):
     """The root tree for target: bookworm amd64 by debootstrap as before, others by mmdebstrap."""
     if target.native:
         return debootstrap_tree()
@@ -184,7 +184,7 @@ def image(kern, target=None, fast=False):
         key = cache.key_of(tree.parent.name, kern.name, Path(__file__), GUEST / "kiosk-e2e.service",
                            GUEST / "kiosk-e2e-agent.service", GUEST / "99-kiosk-e2e-hotplug.rules")
         return cache.entry("rootfs", key, lambda out: build_image(out, tree, kern), "systemd root image") / "root.ext4"
-    t = tree(target)
+    t = root_tree(target)
     extra = ()
     if fast:
         from .initramfs import fontconfig_setup, host_versions
