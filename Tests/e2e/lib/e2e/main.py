@@ -238,7 +238,7 @@ def run_scenario(sc, args, guest, payload_files, results_root):
         return ["the guest returned no results (results disk empty)"], boot.serial
     r = Result(sc.name, out / "files", boot.serial)
     r.payload = {Path(f).name: Path(f) for f in payload_files}
-    r.arch, r.suite = target.arch, target.suite
+    r.arch, r.suite, r.slow = target.arch, target.suite, target.slow
     # The kiosk that renders references on the host: the guest's own binary where the host can
     # run it, else (arm64) the x86_64 build: the aarch64 screen must equal its render.
     r.host_kiosk = Path(args.host_kiosk) if target.arch == "arm64" else r.payload.get("kiosk")

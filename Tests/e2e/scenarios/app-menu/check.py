@@ -33,7 +33,8 @@ def check(r):
 
     cs = int(r.text("reload-centiseconds.txt").strip())
     r.note(f"config replacement applied {cs * 10} ms after the rename")
-    r.expect(cs <= 100, f"the replaced config took {cs * 10} ms to apply (limit 1 s)")
+    # 1 s; times r.slow where the guest is emulated more slowly than amd64 (arm64 under TCG: 3 s).
+    r.expect(cs <= 100 * r.slow, f"the replaced config took {cs * 10} ms to apply (limit {r.slow} s)")
     reloaded = status(r, "status-reloaded.json")
     r.expect(reloaded["generation"] == 2 and reloaded["pid"] == boot["pid"], f"after reload: {reloaded}")
     r.expect_rc("render-reloaded", 0)
