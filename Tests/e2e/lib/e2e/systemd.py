@@ -111,6 +111,9 @@ def build_image(out, tree, kern, target=None, fast=False):
     user kiosk in video/input/render, and the host's fonts and fontconfig setup (as the fast
     mode's initramfs has them) so that its screenshots compare with the host's renders."""
     console = target.console if target else "ttyS0"
+    if target is not None:
+        from .target import ensure_binfmt
+        ensure_binfmt(target.arch)  # fc-cache, useradd, groupmod run in the root (qemu-user on arm64)
     root = out / "root"
     # A copy, since the cached tree must stay pristine; cp -a keeps owners and device nodes.
     run(["cp", "-a", tree, root])
