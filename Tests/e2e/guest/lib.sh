@@ -161,7 +161,7 @@ e2e_shutdown_by() {
     [ -n "$_sd_cursor" ] && _sd_from="--no-tail --after-cursor=$_sd_cursor"
     # shellcheck disable=SC2086  # _sd_from is two words
     systemd-run --quiet --unit=kiosk-e2e-journal -p DefaultDependencies=no -p StandardOutput=tty \
-        -p TTYPath=/dev/ttyS0 journalctl -f $_sd_from -o short-monotonic --no-pager ||
+        -p TTYPath="/dev/${E2E_CONSOLE:-ttyS0}" journalctl -f $_sd_from -o short-monotonic --no-pager ||
         e2e_log "e2e_shutdown_by: no journal on the console"
     echo "KIOSK-E2E: AWAITING-SHUTDOWN $_sd_kind"
     "$@"

@@ -27,6 +27,11 @@ class Result:
         self.notes = []
         # The host files put on the guest's PATH, by name (e.g. "kiosk"): what the guest ran.
         self.payload = {}
+        # The guest's architecture and suite (Tests/e2e/run --arch/--suite), and the kiosk that
+        # renders reference images on the host (the payload's where the host runs it; the x86_64
+        # build for an arm64 guest).
+        self.arch, self.suite, self.host_kiosk = "amd64", "bookworm", None
+        self.slow = 1  # target.slow: 3 on arm64 (emulated on x86_64), for time limits
 
     # Files that came back from the guest's /results.
     def path(self, name):

@@ -139,6 +139,7 @@ def payload(out, scenario, files, env, init=GUEST / "init", with_libraries=True,
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
     put(root, init, "/init", mode=0o755)
+    put(root, GUEST / "init", "/e2e/init", mode=0o755)  # fast mode's init on a Debian root (arm64)
     put(root, GUEST / "lib.sh", "/e2e/lib.sh")
     put(root, GUEST / "run-scenario", "/e2e/run-scenario", mode=0o755)
     put(root, GUEST / "agent", "/e2e/agent", mode=0o755)

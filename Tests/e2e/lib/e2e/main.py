@@ -10,7 +10,8 @@ import time
 import traceback
 from pathlib import Path
 
-from . import cache, hoststep, initramfs, kernel, qemu, scenario, systemd, tools
+from . import cache, hoststep, initramfs, kernel_arm64, qemu, scenario, systemd, tools
+from .target import Target
 from .cache import log
 from .check import CheckFailed, Result
 
@@ -40,20 +41,35 @@ def parse_args(argv):
     p.add_argument("--kiosk", default=str(REPO / ".build-static/release/kiosk"), metavar="FILE",
                    help="the kiosk binary (default: .build-static/release/kiosk)")
     p.add_argument("--build-kiosk", action="store_true", help=f"run `{KIOSK_BUILD}` first")
-    p.add_argument("--results", default=str(REPO / ".build-e2e/results"), metavar="DIR",
-                   help="where each scenario's serial.log and returned files go")
+    p.add_argument("--arch", default="amd64", metavar="ARCH",
+                   help="the guest's architecture: amd64 (default) or arm64 (Debian 13's kernel in "
+                        "qemu-system-aarch64 -M virt with virtio-gpu; --kiosk must be an aarch64 build)")
+    p.add_argument("--suite", default=None, metavar="SUITE",
+                   help="the Debian suite of the systemd-mode root: bookworm (default on amd64) or trixie "
+                        "(Debian 13; the only one on arm64)")
+    p.add_argument("--host-kiosk", default=str(REPO / ".build-static/release/kiosk"), metavar="FILE",
+                   help="the host's (x86_64) kiosk that checks render reference images with when the "
+                        "guest's kiosk cannot run on the host (--arch arm64); default .build-static/release/kiosk")
+    p.add_argument("--results", default=None, metavar="DIR",
+                   help="where each scenario's serial.log and returned files go (default .build-e2e/results, "
+                        ".build-e2e/results-ARCH-SUITE for another --arch or --suite)")
     p.add_argument("-v", "--verbose", action="store_true", help="stream the guest's serial console")
     p.add_argument("--timeout-scale", type=float, default=float(os.environ.get("KIOSK_E2E_TIMEOUT_SCALE", 1)),
                    help="multiply every scenario's timeout (slow machines)")
     return p.parse_args(argv)
 
 
-HOST_TOOLS = ["qemu-system-x86_64", "cpio", "udevadm", "gcc", "make", "modprobe", "depmod", "apt-get",
+HOST_TOOLS = ["cpio", "udevadm", "gcc", "make", "modprobe", "depmod", "apt-get",
               "apt-cache", "dpkg", "ldd", "fc-cache"]
 
 
-def preflight():
-    missing = [t for t in HOST_TOOLS if not shutil.which(t)]
+def preflight(target):
+    tools_ = HOST_TOOLS + [target.qemu]
+    if target.arch == "arm64":
+        tools_ += ["qemu-aarch64-static", "aarch64-linux-gnu-gcc"]
+    if not target.native:
+        tools_ += ["mmdebstrap"]
+    missing = [t for t in tools_ if not shutil.which(t)]
     missing += [f for f in ("/bin/busybox", "/usr/share/libinput", "/usr/share/fonts/truetype/dejavu",
                             "/etc/fonts/fonts.conf")
                 if not Path(f).exists()]
@@ -131,16 +147,24 @@ def summarize_diagnosis(text, limit=40):
 class Guest:
     """What a boot mode boots: the kernel, a cached initramfs, extra disks; built on first use."""
 
-    def __init__(self, kern):
-        self.kern, self.modes = kern, {}
+    def __init__(self, kern, target):
+        self.kern, self.target, self.modes = kern, target, {}
 
     def get(self, mode):
         if mode not in self.modes:
             with cache.locked():
-                if mode == "fast":
+                if self.target.arch == "arm64":
+                    # No busybox initramfs of host binaries: both modes boot the arm64 root,
+                    # fast mode from an image of its own running guest/init (E2E_INIT).
+                    if mode not in ("fast", "systemd"):
+                        raise ValueError(f"unknown boot mode {mode!r} (fast or systemd)")
+                    self.modes[mode] = (systemd.stage1(self.kern, self.target),
+                                        [systemd.image(self.kern, self.target, fast=mode == "fast")],
+                                        initramfs.GUEST / "stage1-init", False)
+                elif mode == "fast":
                     self.modes[mode] = (initramfs.base(self.kern), [], initramfs.GUEST / "init", True)
                 elif mode == "systemd":
-                    self.modes[mode] = (systemd.stage1(self.kern), [systemd.image(self.kern)],
+                    self.modes[mode] = (systemd.stage1(self.kern), [systemd.image(self.kern, self.target)],
                                         initramfs.GUEST / "stage1-init", False)
                 else:
                     raise ValueError(f"unknown boot mode {mode!r} (fast or systemd)")
@@ -166,7 +190,10 @@ def run_scenario(sc, args, guest, payload_files, results_root):
         return [f"preparing the {sc.mode} guest failed: {e}"], ""
     run_dir = out / ".run"
     run_dir.mkdir()
-    env = {"E2E_SCENARIO": sc.name}
+    target = guest.target
+    env = {"E2E_SCENARIO": sc.name, "E2E_SLOW": str(target.slow), "E2E_ARCH": target.arch, "E2E_SUITE": target.suite, "E2E_CONSOLE": target.console}
+    if target.arch == "arm64" and sc.mode == "fast":
+        env["E2E_INIT"] = "/e2e/init"
     extra, ssh_port, while_running, host = {}, None, None, None
     if sc.net:
         ssh_port = hoststep.free_port()
@@ -190,9 +217,11 @@ def run_scenario(sc, args, guest, payload_files, results_root):
         for part in (base, pl):
             with open(part, "rb") as src:
                 shutil.copyfileobj(src, f)
-    boot = qemu.run(guest.kern / "vmlinux", initrd, run_dir, timeout=sc.timeout * args.timeout_scale,
+    scale = args.timeout_scale * target.slow
+    boot = qemu.run(guest.kern / "vmlinux", initrd, run_dir, timeout=sc.timeout * scale,
                     memory_mb=sc.memory, disks=disks, verbose=args.verbose,
-                    silence=sc.silence * args.timeout_scale, ssh_port=ssh_port, while_running=while_running)
+                    silence=sc.silence * scale, ssh_port=ssh_port, while_running=while_running,
+                    arch=target.arch)
     shutil.move(str(run_dir / "serial.log"), out / "serial.log")
     if (run_dir / "diagnosis.txt").exists():
         shutil.move(str(run_dir / "diagnosis.txt"), out / "diagnosis.txt")
@@ -209,6 +238,10 @@ def run_scenario(sc, args, guest, payload_files, results_root):
         return ["the guest returned no results (results disk empty)"], boot.serial
     r = Result(sc.name, out / "files", boot.serial)
     r.payload = {Path(f).name: Path(f) for f in payload_files}
+    r.arch, r.suite, r.slow = target.arch, target.suite, target.slow
+    # The kiosk that renders references on the host: the guest's own binary where the host can
+    # run it, else (arm64) the x86_64 build: the aarch64 screen must equal its render.
+    r.host_kiosk = Path(args.host_kiosk) if target.arch == "arm64" else r.payload.get("kiosk")
     if not sc.ends:  # else guest.sh never exits: the shutdown ends it
         guest_rc = r.text("guest.rc").strip()
         if guest_rc != "0":
@@ -235,20 +268,31 @@ def main(argv):
                   + (f" ends={sc.ends}" if sc.ends else ""))
         return 0
     selected = scenario.select(args.scenarios)
-    preflight()
+    target = Target(args.arch, args.suite)
+    preflight(target)
+    if target.arch == "arm64" and not Path(args.host_kiosk).is_file():
+        raise SystemExit(f"e2e: --arch arm64 needs the host's x86_64 kiosk for reference renders: "
+                         f"{args.host_kiosk} missing (build it: `{KIOSK_BUILD}`, or pass --host-kiosk)")
     if args.build_kiosk:
         log(f"{KIOSK_BUILD}")
         subprocess.run(KIOSK_BUILD.split(), cwd=REPO, check=True)
     t0 = time.monotonic()
     try:
         with cache.locked():
-            guest = Guest(kernel.kernel())
-            payload_files = [tools.kiosk_uinput(), tools.kiosk_drmstate()]
+            guest = Guest(kernel_arm64.kernel_for(target), target)
+            # kiosk-drmstate links libdrm statically: there is no arm64 libdrm.a on the host, and
+            # none of the scenarios run on arm64 uses it.
+            payload_files = ([tools.kiosk_uinput("arm64")] if target.arch == "arm64"
+                             else [tools.kiosk_uinput(), tools.kiosk_drmstate()])
     except RuntimeError as e:
         print(f"FAIL preparing the guest: {e}", file=sys.stderr)
         return 1
     kiosk = Path(args.kiosk)
     if kiosk.is_file():
+        elf_machine = kiosk.read_bytes()[18:20] if kiosk.stat().st_size > 20 else b""
+        want = {"amd64": b"\x3e\x00", "arm64": b"\xb7\x00"}[target.arch]
+        if elf_machine != want:
+            raise SystemExit(f"e2e: --kiosk {kiosk} is not an {target.arch} ELF binary (the guest is {target})")
         payload_files.append(kiosk)
         newer = [p for p in (REPO / "Sources").rglob("*.swift") if p.stat().st_mtime > kiosk.stat().st_mtime]
         if newer:
@@ -257,9 +301,10 @@ def main(argv):
         if not Path(f).is_file():
             raise SystemExit(f"e2e: --payload {f}: no such file")
         payload_files.append(Path(f).resolve())
-    log(f"prepared in {time.monotonic() - t0:.1f}s; accelerator {qemu.accel()}; "
+    log(f"prepared in {time.monotonic() - t0:.1f}s; guest {target}; accelerator {qemu.accel(target.arch)}; "
         f"payload {' '.join(p.name for p in payload_files)}")
-    results_root = Path(args.results)
+    results_root = Path(args.results or (REPO / (".build-e2e/results" if target.native
+                                                 else f".build-e2e/results-{target.arch}-{target.suite}")))
     failed = []
     for sc in selected:
         t = time.monotonic()

@@ -18,20 +18,38 @@ from pathlib import Path
 RESULTS_DISK_MB = 256
 
 
-def accel():
-    """KVM only where it works: /dev/kvm writable and not the nested PVM flavour."""
+def accel(arch="amd64"):
+    """KVM only where it works: /dev/kvm writable and not the nested PVM flavour, and the
+    guest's architecture the host's (an arm64 guest on x86_64 is always TCG)."""
     forced = os.environ.get("KIOSK_E2E_ACCEL")
     if forced:
         return forced
+    if arch != {"x86_64": "amd64", "aarch64": "arm64"}.get(os.uname().machine):
+        return "tcg"
     if os.access("/dev/kvm", os.W_OK) and not Path("/sys/module/kvm_pvm").exists():
         return "kvm"
     return "tcg"
 
 
-def accel_args(name):
+def accel_args(name, arch="amd64"):
     if name == "kvm":
         return ["-accel", "kvm", "-cpu", "host"]
+    if arch == "arm64":
+        # cortex-a72: -cpu max adds pointer authentication, whose emulation costs TCG dearly.
+        return ["-accel", "tcg", "-cpu", "cortex-a72"]
     return ["-accel", "tcg", "-cpu", "max"]
+
+
+def machine_args(arch, mode):
+    """The board, console and display: a PC whose display is vkms (-vga none), or arm64's
+    virt board with virtio-gpu-pci at 1024x768 (vkms's size, so the scenarios' layouts hold)."""
+    if arch == "arm64":
+        return ["qemu-system-aarch64", *accel_args(mode, arch), "-M", "virt",
+                "-device", "virtio-gpu-pci,xres=1024,yres=768"], "ttyAMA0", ""
+    # no_timer_check: the kernel's check that the IO-APIC timer ticks during boot fails on a
+    # host too busy to run TCG at speed ("IO-APIC + timer doesn't work!", a panic); the
+    # timer works, the check is for broken real hardware.
+    return ["qemu-system-x86_64", *accel_args(mode, arch), "-M", "pc", "-vga", "none"], "ttyS0", "no_timer_check"
 
 
 class Boot:
@@ -120,7 +138,7 @@ def nic_args(ssh_port):
 
 
 def run(kernel, initrd, run_dir, timeout, memory_mb=1024, append="", disks=(), verbose=False, silence=None,
-        ssh_port=None, while_running=None):
+        ssh_port=None, while_running=None, arch="amd64"):
     """Boots kernel+initrd with run_dir/results.img as the first virtio disk (/dev/vda), then
     disks (/dev/vdb...) as snapshots: the guest may write them, the files never change.
     Stops the guest after timeout seconds, or after silence seconds without serial output.
@@ -131,18 +149,16 @@ def run(kernel, initrd, run_dir, timeout, memory_mb=1024, append="", disks=(), v
         f.truncate(RESULTS_DISK_MB << 20)
     serial_log = run_dir / "serial.log"
     agent_path = agent_socket_path(run_dir)
-    mode = accel()
-    cmd = ["qemu-system-x86_64", *accel_args(mode), "-M", "pc", "-m", str(memory_mb), "-smp", "2",
-           "-display", "none", "-no-reboot", "-vga", "none", *nic_args(ssh_port), "-monitor", "none",
+    mode = accel(arch)
+    board, console, quirks = machine_args(arch, mode)
+    cmd = [*board, "-m", str(memory_mb), "-smp", "2",
+           "-display", "none", "-no-reboot", *nic_args(ssh_port), "-monitor", "none",
            "-serial", "stdio", "-kernel", str(kernel), "-initrd", str(initrd),
            "-drive", f"file={results_img},format=raw,if=virtio,cache=unsafe",
            "-device", "virtio-serial-pci,id=e2eser",
            "-chardev", f"socket,id=e2eagent,path={agent_path},server=on,wait=off",
            "-device", "virtserialport,bus=e2eser.0,chardev=e2eagent,name=kiosk-e2e.agent",
-           # no_timer_check: the kernel's check that the IO-APIC timer ticks during boot fails on a
-           # host too busy to run TCG at speed ("IO-APIC + timer doesn't work!", a panic); the
-           # timer works, the check is for broken real hardware.
-           "-append", f"console=ttyS0 panic=-1 loglevel=4 no_timer_check {append}".strip()]
+           "-append", f"console={console} panic=-1 loglevel=4 {quirks} {append}".strip()]
     for d in disks:
         cmd += ["-drive", f"file={d},format=raw,if=virtio,snapshot=on"]
     (run_dir / "qemu-command.txt").write_text(" ".join(cmd) + "\n")

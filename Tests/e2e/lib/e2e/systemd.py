@@ -1,4 +1,6 @@
-"""The systemd-mode guest: Debian bookworm (debootstrap, minbase) with systemd as PID 1.
+"""The systemd-mode guest: Debian bookworm (debootstrap, minbase) with systemd as PID 1; for
+another target (target.py: Debian 13 on amd64 or arm64) the root is made by mmdebstrap, and on
+arm64 a second image of the same root serves fast mode (guest/init instead of systemd).
 
 Cached: the debootstrap tree (inputs: suite, mirror, packages), the ext4 image made from it
 with the kernel's modules and the scenario unit (inputs: that + kernel + guest files), and a
@@ -13,7 +15,7 @@ from pathlib import Path
 
 from . import cache, rootfs
 from .cache import log
-from .initramfs import FONTCONFIG_ENV, GUEST
+from .initramfs import FONT_PACKAGES, FONTCONFIG_ENV, GUEST, package_files
 from .rootfs import put
 
 SUITE = "bookworm"
@@ -55,6 +57,42 @@ def run(cmd, **kw):
     return r.stdout
 
 
+# What changes for Debian 13: the 64-bit time_t transition renamed libpng16-16.
+TRIXIE_RENAMES = {"libpng16-16": "libpng16-16t64"}
+# Left out of the arm64 root: only fleet-ansible (amd64) uses them, and every package costs
+# minutes when mmdebstrap configures it under qemu-user.
+ARM64_SKIP = {"openssh-server", "python3", "python3-apt", "prometheus-node-exporter"}
+
+
+def packages(target):
+    pkgs = [TRIXIE_RENAMES.get(p, p) if target.suite == "trixie" else p for p in PACKAGES]
+    if target.arch == "arm64":
+        pkgs = [p for p in pkgs if p not in ARM64_SKIP]
+    return pkgs
+
+
+def root_tree(target):
+    """The root tree for target: bookworm amd64 by debootstrap as before, others by mmdebstrap."""
+    if target.native:
+        return debootstrap_tree()
+    url = mirror()
+    pkgs = packages(target)
+    key = cache.key_of("mmdebstrap", target.suite, target.arch, url, " ".join(pkgs))
+
+    def build(out):
+        if not shutil.which("mmdebstrap"):
+            raise RuntimeError("mmdebstrap is not installed (run scripts/install-deps)")
+        from .target import ensure_binfmt
+        ensure_binfmt(target.arch)
+        log(f"mmdebstrap {target.suite} {target.arch} from {url} (minutes; more under qemu-user)")
+        run(["mmdebstrap", "--quiet", "--variant=minbase", f"--architectures={target.arch}",
+             f"--include={','.join(pkgs)}", "--customize-hook=chroot \"$1\" apt-get clean",
+             target.suite, out / "root", f"deb {url} {target.suite} main"])
+
+    return cache.entry(f"mmdebstrap-{target.suite}-{target.arch}", key, build,
+                       f"mmdebstrap {target.suite} {target.arch}") / "root"
+
+
 def debootstrap_tree():
     url = mirror()
     key = cache.key_of(SUITE, url, " ".join(PACKAGES))
@@ -68,7 +106,14 @@ def debootstrap_tree():
     return cache.entry("debootstrap", key, build, f"debootstrap {SUITE}") / "root"
 
 
-def build_image(out, tree, kern):
+def build_image(out, tree, kern, target=None, fast=False):
+    """fast: the arm64 image fast mode boots (guest/init as PID 1): modules.load for init, the
+    user kiosk in video/input/render, and the host's fonts and fontconfig setup (as the fast
+    mode's initramfs has them) so that its screenshots compare with the host's renders."""
+    console = target.console if target else "ttyS0"
+    if target is not None:
+        from .target import ensure_binfmt
+        ensure_binfmt(target.arch)  # fc-cache, useradd, groupmod run in the root (qemu-user on arm64)
     root = out / "root"
     # A copy, since the cached tree must stay pristine; cp -a keeps owners and device nodes.
     run(["cp", "-a", tree, root])
@@ -77,13 +122,13 @@ def build_image(out, tree, kern):
     (root / "etc/modules-load.d/kiosk-e2e.conf").write_text("\n".join(mods.split()) + "\n")
     shutil.copy(GUEST / "99-kiosk-e2e-hotplug.rules", root / "etc/udev/rules.d/")
     units = root / "etc/systemd/system"
-    shutil.copy(GUEST / "kiosk-e2e.service", units / "kiosk-e2e.service")
+    (units / "kiosk-e2e.service").write_text((GUEST / "kiosk-e2e.service").read_text().replace("ttyS0", console))
     shutil.copy(GUEST / "kiosk-e2e-agent.service", units / "kiosk-e2e-agent.service")
     (units / "multi-user.target.wants").mkdir(exist_ok=True)
     os.symlink("/etc/systemd/system/kiosk-e2e.service", units / "multi-user.target.wants/kiosk-e2e.service")
     (units / "sysinit.target.wants").mkdir(exist_ok=True)
     os.symlink("/etc/systemd/system/kiosk-e2e-agent.service", units / "sysinit.target.wants/kiosk-e2e-agent.service")
-    for u in MASKED:
+    for u in [m.replace("ttyS0", console) for m in MASKED]:
         link = units / u
         if link.exists() or link.is_symlink():
             link.unlink()
@@ -94,10 +139,31 @@ def build_image(out, tree, kern):
     jd.mkdir(parents=True, exist_ok=True)
     (jd / "kiosk-e2e.conf").write_text("[Journal]\nStorage=volatile\n")
     (root / "results").mkdir()
+    if fast:
+        (root / "etc/kiosk-e2e").mkdir(parents=True, exist_ok=True)
+        shutil.copy(kern / "modules.load", root / "etc/kiosk-e2e/modules.load")
+        # The fast mode's fixed ids (initramfs.GROUP): input 101, render 102 (video is 44 already).
+        for name, gid in (("input", 101), ("render", 102)):
+            run(["chroot", root, "groupmod", "--gid", str(gid), name])
+        run(["chroot", root, "useradd", "--uid", "1000", "--user-group", "--groups", "video,input,render",
+             "--home-dir", "/run", "--no-create-home", "--shell", "/bin/sh", "kiosk"])
+        host_fonts(root)
     warm_fontconfig_cache(root)
     # The image is made from the tree directly: no loop device, no mount.
     run(["mkfs.ext4", "-q", "-F", "-L", "kiosk-root", "-d", root, out / "root.ext4", f"{IMAGE_MB}M"])
     run(["rm", "-rf", root])
+
+
+def host_fonts(root):
+    """The host's font files and fontconfig setup in place of the root's own (fast mode)."""
+    for d in ("usr/share/fonts", "etc/fonts", "usr/share/fontconfig", "var/cache/fontconfig"):
+        shutil.rmtree(root / d, ignore_errors=True)
+    for f in package_files(FONT_PACKAGES):
+        if str(f).startswith("/usr/share/fonts/"):
+            rootfs.put(root, f)
+    shutil.copytree("/etc/fonts", root / "etc/fonts", symlinks=True)
+    shutil.copytree("/usr/share/fontconfig", root / "usr/share/fontconfig", symlinks=True)
+    (root / "var/cache/fontconfig").mkdir(parents=True)
 
 
 def warm_fontconfig_cache(root):
@@ -115,34 +181,72 @@ def warm_fontconfig_cache(root):
     run(["chroot", root, "fc-cache", "--system-only"], env=env)
 
 
-def image(kern):
-    tree = debootstrap_tree()
-    key = cache.key_of(tree.parent.name, kern.name, Path(__file__), GUEST / "kiosk-e2e.service",
+def image(kern, target=None, fast=False):
+    if target is None or target.native:
+        tree = debootstrap_tree()
+        key = cache.key_of(tree.parent.name, kern.name, Path(__file__), GUEST / "kiosk-e2e.service",
+                           GUEST / "kiosk-e2e-agent.service", GUEST / "99-kiosk-e2e-hotplug.rules")
+        return cache.entry("rootfs", key, lambda out: build_image(out, tree, kern), "systemd root image") / "root.ext4"
+    t = root_tree(target)
+    extra = ()
+    if fast:
+        from .initramfs import fontconfig_setup, host_versions
+        extra = (host_versions(), fontconfig_setup())
+    key = cache.key_of(t.parent.name, kern.name, target.console, fast, *extra, Path(__file__), GUEST / "kiosk-e2e.service",
                        GUEST / "kiosk-e2e-agent.service", GUEST / "99-kiosk-e2e-hotplug.rules")
-    return cache.entry("rootfs", key, lambda out: build_image(out, tree, kern), "systemd root image") / "root.ext4"
+    kind = f"rootfs-{'fast-' if fast else ''}{target.suite}-{target.arch}"
+    what = f"{target} root image{' for fast mode' if fast else ''}"
+    return cache.entry(kind, key, lambda out: build_image(out, t, kern, target, fast), what) / "root.ext4"
 
 
-def build_stage1(out, kern):
+def arm64_busybox(target, out):
+    """busybox-static for arm64 from the target's suite (apt download, dpkg -x), and its version."""
+    from .target import Apt
+    apt = Apt(target.suite, "arm64")
+    ver = re.search(r"Candidate: (\S+)", apt.cache_cmd("policy", "busybox-static")).group(1)
+    if out is None:
+        return None, ver
+    apt.download([f"busybox-static={ver}"], out)
+    deb = next(out.glob("busybox-static_*.deb"))
+    run(["dpkg", "-x", deb, out / "bb"])
+    return next(p for p in (out / "bb/usr/bin/busybox", out / "bb/bin/busybox") if p.exists()), ver
+
+
+def build_stage1(out, kern, target=None):
     root = out / "root"
     rootfs.make_merged_links(root)
     for d in ("proc", "sys", "dev", "etc/kiosk-e2e"):
         (root / d).mkdir(parents=True, exist_ok=True)
-    busybox = put(root, "/bin/busybox")
-    for a in run([busybox, "--list-full"]).split():
+    if target is not None and target.arch == "arm64":
+        bb, _ = arm64_busybox(target, out)
+        busybox = put(root, bb, "/bin/busybox")
+        applets = run(["qemu-aarch64-static", busybox, "--list-full"]).split()
+    else:
+        busybox = put(root, "/bin/busybox")
+        applets = run([busybox, "--list-full"]).split()
+    for a in applets:
         link = root / rootfs.guest_path("/" + a)
         if not link.exists() and not link.is_symlink():
             link.parent.mkdir(parents=True, exist_ok=True)
             os.symlink("/bin/busybox", link)
-    wanted = [l for l in (kern / "modules.load").read_text().split() if "/virtio/" in l or "/block/virtio" in l]
+    # virtio's transport and disk modules (not virtio-gpu, under drivers/gpu/drm/virtio/ on arm64).
+    wanted = [l for l in (kern / "modules.load").read_text().split()
+              if ("/virtio/" in l or "/block/virtio" in l) and "/gpu/" not in l]
     wanted += (kern / "modules-rootfs.load").read_text().split()
     for m in wanted:
         put(root, kern / "modules" / m.lstrip("/"), m)
     (root / "etc/kiosk-e2e/stage1-modules.load").write_text("\n".join(wanted) + "\n")
     rootfs.write_cpio(root, out / "stage1.cpio")
     shutil.rmtree(root)
+    for p in ("bb", *(f.name for f in out.glob("busybox-static_*.deb"))):
+        run(["rm", "-rf", out / p])
 
 
-def stage1(kern):
+def stage1(kern, target=None):
+    if target is not None and target.arch == "arm64":
+        key = cache.key_of(kern.name, Path(__file__), Path(rootfs.__file__), arm64_busybox(target, None)[1])
+        return cache.entry("stage1-arm64", key, lambda out: build_stage1(out, kern, target),
+                           "stage-1 initramfs (arm64)") / "stage1.cpio"
     key = cache.key_of(kern.name, Path(__file__), Path(rootfs.__file__),
                        subprocess.run(["dpkg-query", "-W", "busybox-static"], text=True, capture_output=True).stdout)
     return cache.entry("stage1", key, lambda out: build_stage1(out, kern), "stage-1 initramfs") / "stage1.cpio"

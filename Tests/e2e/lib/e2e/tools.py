@@ -6,17 +6,24 @@ from . import cache
 TOOLS = cache.E2E_DIR / "tools"
 
 
-def kiosk_uinput():
+def kiosk_uinput(arch="amd64"):
+    """arm64: cross-compiled with gcc-aarch64-linux-gnu (static, so it needs nothing of the guest)."""
     src = TOOLS / "kiosk-uinput.c"
-    cc = subprocess.run(["gcc", "--version"], text=True, capture_output=True, check=True).stdout.split("\n")[0]
+    gcc = "aarch64-linux-gnu-gcc" if arch == "arm64" else "gcc"
+    try:
+        cc = subprocess.run([gcc, "--version"], text=True, capture_output=True, check=True).stdout.split("\n")[0]
+    except FileNotFoundError:
+        raise RuntimeError(f"{gcc} not found: apt-get install gcc-aarch64-linux-gnu (scripts/apt-packages-vm.txt)")
 
     def build(out):
-        r = subprocess.run(["gcc", "-static", "-O2", "-Wall", "-Wextra", "-Werror", "-o", str(out / "kiosk-uinput"), str(src)],
+        r = subprocess.run([gcc, "-static", "-O2", "-Wall", "-Wextra", "-Werror", "-o", str(out / "kiosk-uinput"), str(src)],
                            text=True, capture_output=True)
         if r.returncode != 0:
             raise RuntimeError(f"building kiosk-uinput failed:\n{r.stderr}")
 
-    return cache.entry("tools", cache.key_of(src, cc), build, "kiosk-uinput") / "kiosk-uinput"
+    key = cache.key_of(src, cc) if arch == "amd64" else cache.key_of(src, cc, arch)
+    kind = "tools" if arch == "amd64" else f"tools-{arch}"
+    return cache.entry(kind, key, build, f"kiosk-uinput ({arch})") / "kiosk-uinput"
 
 
 def kiosk_drmstate():

@@ -4,8 +4,11 @@ rename drags the new menu and its release settles it on the item two up, at rest
 display over and takes it back."""
 import json
 import re
+from pathlib import Path
 
 from e2e import kiosk
+
+SCENARIO = Path(__file__).resolve().parent
 
 
 def status(r, name):
@@ -22,10 +25,16 @@ def check(r):
     r.expect(boot["screen"] == "main" and boot["config_valid"] and boot["generation"] == 1, f"boot status: {boot}")
     r.expect_rc("render-boot", 0)
     kiosk.expect_same_image(r, "boot.png", "render-boot.png")
+    if r.arch != "amd64":
+        # The aarch64 kiosk's screen against the x86_64 build's render of the same config, on the host.
+        r.host(r.host_kiosk, "render", SCENARIO / "example/kiosk.toml", "--size", "1024x768",
+               "--out", r.path("render-boot-x86_64.png"))
+        kiosk.expect_same_image(r, "boot.png", "render-boot-x86_64.png")
 
     cs = int(r.text("reload-centiseconds.txt").strip())
     r.note(f"config replacement applied {cs * 10} ms after the rename")
-    r.expect(cs <= 100, f"the replaced config took {cs * 10} ms to apply (limit 1 s)")
+    # 1 s; times r.slow where the guest is emulated more slowly than amd64 (arm64 under TCG: 3 s).
+    r.expect(cs <= 100 * r.slow, f"the replaced config took {cs * 10} ms to apply (limit {r.slow} s)")
     reloaded = status(r, "status-reloaded.json")
     r.expect(reloaded["generation"] == 2 and reloaded["pid"] == boot["pid"], f"after reload: {reloaded}")
     r.expect_rc("render-reloaded", 0)

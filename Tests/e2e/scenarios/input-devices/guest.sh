@@ -9,8 +9,10 @@ ui add wheel wh
 ui add keys kb
 ui add dial dl
 e2e_bg kiosk env KIOSK_DEBUG=1 kiosk demo --motion none
-sleep 5
-step() { echo "$*" >> /results/steps.txt; ui "$@"; sleep 2; }
+sleep $((5 * ${E2E_SLOW:-1}))
+# Each step waits 2 s for the menu to settle (times E2E_SLOW: 6 s on arm64, where under a loaded
+# host's TCG 2 s once left every step's selection one step behind).
+step() { echo "$*" >> /results/steps.txt; ui "$@"; sleep $((2 * ${E2E_SLOW:-1})); }
 step tap ts 704 555                    # item 2's row (y = 554.7, x = 704.3)
 step drag ts 700 520 700 349 2500 50   # 171 px = 2 rows up, slowly: +2 items, no fling
 step drag ts 700 600 700 430 60 6      # the same distance in 60 ms: a flick

@@ -6,6 +6,8 @@ from e2e import kiosk
 
 
 def check(r):
+    if r.exists("first-flip.txt"):
+        r.note(f"kernel start to the kiosk's first flip (monotonic ms): {r.text('first-flip.txt').strip()}")
     r.expect_rc("install", 0)
     r.expect(r.text("enabled.txt").strip() == "enabled", f"kiosk.service not enabled: {r.text('enabled.txt')}")
     user = r.text("user.txt")

@@ -1,0 +1,101 @@
+"""Debian 13's arm64 kernel for the arm64 guest: the unpacked Image and the few modules the
+guests load (virtio-gpu is the display: Debian's arm64 kernel has it as a module, and no vkms).
+Kept apart from kernel.py so that the amd64 kernel's cache key (which hashes kernel.py) stays
+what it was.
+
+Inputs: the version of `linux-image-arm64`'s dependency in trixie (target.Apt), and this file.
+"""
+import lzma
+import os
+import re
+import shutil
+from pathlib import Path
+
+from . import cache
+from .cache import log
+from .kernel import kernel, module_order, run
+
+
+# arm64 (Debian 13): virtio-gpu is the display (built into Debian's arm64 kernel; there is no
+# vkms there), the rest as on amd64.
+ARM64_MODULES = ["virtio_gpu", "evdev", "uinput", "virtio_pci", "virtio_blk", "virtio_console", "virtio_net"]
+ARM64_ROOTFS_MODULES = ["crc32c_generic", "ext4"]
+
+
+def apt_kernel_for(apt, meta):
+    """(abi, version) of the kernel the metapackage meta depends on, in that apt's lists."""
+    deps = apt.cache_cmd("depends", meta)
+    m = re.search(r"Depends: linux-image-(\S+)", deps)
+    if not m:
+        raise RuntimeError(f"cannot find the kernel in `apt-cache depends {meta}` ({apt.suite} {apt.arch}):\n{deps}")
+    abi = m.group(1)
+    ver = re.search(r"Candidate: (\S+)", apt.cache_cmd("policy", f"linux-image-{abi}")).group(1)
+    return abi, ver
+
+
+def build_arm64(out, apt, abi, ver):
+    import gzip
+    debs = cache.ROOT / "debs"
+    debs.mkdir(parents=True, exist_ok=True)
+    pkg = f"linux-image-{abi}"
+    qver = ver.replace(":", "%3a")
+    hits = list(debs.glob(f"{pkg}_{qver}_arm64.deb"))
+    if not hits:
+        log(f"apt-get download {pkg}={ver} (trixie arm64)")
+        apt.download([f"{pkg}={ver}"], debs)
+        hits = list(debs.glob(f"{pkg}_{qver}_arm64.deb"))
+        if not hits:
+            raise RuntimeError(f"apt-get download left no {pkg}_{qver}_arm64.deb in {debs}")
+    work = out / "work"
+    full = work / "image"
+    full.mkdir(parents=True)
+    run(["dpkg", "-x", str(hits[0]), str(full)])
+    data = (full / "boot" / f"vmlinuz-{abi}").read_bytes()
+    # Debian's arm64 vmlinuz is a gzipped Image: unpacked here once, not by qemu at each boot.
+    image = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+    if image[56:60] != b"ARM\x64":
+        raise RuntimeError(f"vmlinuz-{abi}: not an arm64 Image (no ARM\\x64 magic)")
+    (out / "vmlinux").write_bytes(image)
+    shutil.copy(full / "boot" / f"config-{abi}", out / "config")
+    config = (out / "config").read_text()
+    if "CONFIG_DRM_VIRTIO_GPU=y" not in config and "CONFIG_DRM_VIRTIO_GPU=m" not in config:
+        raise RuntimeError(f"{pkg}: no virtio-gpu in its config")
+    # Debian 13 is usr-merged (usr/lib/modules) and xz-compresses its modules: moved to
+    # lib/modules and unpacked, so any insmod (busybox's in stage 1) loads them.
+    if (full / "usr/lib/modules").is_dir() and not (full / "lib/modules").exists():
+        (full / "lib").mkdir(exist_ok=True)
+        shutil.move(str(full / "usr/lib/modules"), str(full / "lib/modules"))
+    for xz in (full / "lib/modules" / abi).rglob("*.ko.xz"):
+        xz.with_suffix("").write_bytes(lzma.decompress(xz.read_bytes()))
+        xz.unlink()
+    run(["depmod", "-b", str(full), abi])
+    mods = out / "modules"
+    lists = {"modules.load": module_order(full, abi, ARM64_MODULES),
+             "modules-rootfs.load": module_order(full, abi, ARM64_ROOTFS_MODULES)}
+    for rels in lists.values():
+        for rel in rels:
+            dst = mods / "lib/modules" / abi / rel
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(full / "lib/modules" / abi / rel, dst)
+    for f in ("modules.builtin", "modules.builtin.modinfo", "modules.order"):
+        shutil.copy(full / "lib/modules" / abi / f, mods / "lib/modules" / abi / f)
+    run(["depmod", "-b", str(mods), abi])
+    for name, rels in lists.items():
+        (out / name).write_text("".join(f"/lib/modules/{abi}/{r}\n" for r in rels))
+    (out / "abi").write_text(abi + "\n")
+    (out / "version").write_text(ver + "\n")
+    shutil.rmtree(work)
+
+
+def kernel_for(target):
+    """The kernel entry for a target: Debian 12's amd64 kernel with vkms for every amd64 suite,
+    Debian 13's arm64 kernel for arm64."""
+    if target.arch == "amd64":
+        return kernel()
+    from .target import Apt
+    apt = Apt(target.suite, "arm64")
+    override = os.environ.get("KIOSK_E2E_KERNEL_ARM64")  # "ABI=VERSION" when apt is offline
+    abi, ver = override.split("=", 1) if override else apt_kernel_for(apt, "linux-image-arm64")
+    key = cache.key_of("arm64", abi, ver, Path(__file__), Path(__file__).with_name("kernel.py"))
+    return cache.entry("kernel-arm64", key, lambda out: build_arm64(out, apt, abi, ver),
+                       f"kernel {abi} ({ver}, {target.suite} arm64)")
