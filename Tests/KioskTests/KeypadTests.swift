@@ -169,6 +169,21 @@ import Testing
         #expect(try h.status()["locked_screens"] as? [String] == ["admin"])
     }
 
+    /// Input that only wakes the panel reaches the menu as no input at all, but the runtime notes
+    /// it in `Activity` first: the relock counts from it, as the return home does.
+    @Test func inputThatOnlyWokeThePanelKeepsItOpen() throws {
+        let h = try Harness()
+        h.input(.command(.select, count: 1))
+        for d in ["2", "4", "6", "8", "OK"] { try h.tap(d) }
+        #expect(h.app.screenNames == ["main", "admin"])
+        h.wait(20)
+        h.app.activity.note(at: h.now)
+        h.wait(20)
+        #expect(h.app.screenNames == ["main", "admin"])
+        h.wait(10.5)
+        #expect(h.app.screenNames == ["main"])
+    }
+
     @Test func relockAfterZeroKeepsItOpenUntilLeft() throws {
         let h = try Harness(Self.config(lock: LockConfig(relockAfter: 0)))
         h.input(.command(.select, count: 1))
