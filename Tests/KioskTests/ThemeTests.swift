@@ -62,10 +62,11 @@ import Testing
             row_opacity = 1
             """)
         #expect(c.isValid)
-        // #777 on white is the classic 4.48:1; the light preset's pressed plate is darker still.
+        // #777 on white is the classic 4.48:1; the pressed plate (derived from the author's row, a
+        // fifth of the way to their text) is darker still.
         #expect(c.report == """
             k.toml:9:8: theme.text: warning: contrast 4.47:1 on theme.row is below 4.5:1 (WCAG AA): hard to read; change theme.text or theme.row
-            k.toml:9:8: theme.text: warning: contrast 3.10:1 on theme.pressed_row is below 4.5:1 (WCAG AA): hard to read; change theme.text or theme.pressed_row
+            k.toml:9:8: theme.text: warning: contrast 3.52:1 on theme.pressed_row is below 4.5:1 (WCAG AA): hard to read; change theme.text or theme.pressed_row
             """, "\(c.report)")
     }
 
