@@ -46,28 +46,40 @@ public struct DialGeometry: Hashable, Sendable {
         var circumradius = circumPerRadius * radius
         var usedSlots = slots
         let scale = textScale.isFinite && textScale > 0 ? textScale : 1
-        labelSize = Self.labelScale * itemHeight * scale
-        if let widestLabel {
-            // Plates as wide as their longest label needs (at the plate's size with a bigger text,
-            // so a text_scale widens them too); the tallest plate keeps its chord-given height.
-            let need = widestLabel(labelSize) + 2 * Self.labelPadding * itemHeight + 2
-            if need > itemWidth {
-                // A plate is a pill: no point of it is further than half its width from its centre,
-                // and two pills whose centres are that width apart cannot touch at any angle
-                // (their Minkowski sum is a pill twice as large, whose farthest point is a width away).
-                let circum = need / 2
-                let limit = halfArea - extra - circum
-                for m in stride(from: n, through: Swift.min(n, 2), by: -1) {
-                    let neededRadius = (need + extra) / (0.95 * chordPerRadius(m))
-                    guard neededRadius <= limit else { continue }
-                    radius = Swift.max(radius, neededRadius)
-                    itemWidth = need
-                    circumradius = circum
-                    if m < n { usedSlots = m }
-                    break
-                }
-                // No slot count fits (a panel too small): plates stay chord-sized, labels shrink.
+        let fullSize = Self.labelScale * itemHeight * scale
+        labelSize = fullSize
+        if let widestLabel, widestLabel(fullSize) + 2 * Self.labelPadding * itemHeight + 2 > itemWidth {
+            // Plates as wide as their longest label needs; the plate's height stays the chord's.
+            // A plate is a pill: no point of it is further than half its width from its centre,
+            // and two pills whose centres are that width apart cannot touch at any angle (their
+            // Minkowski sum is a pill twice as large, whose farthest point is a width away). The
+            // dial grows to hold them; where it cannot, the text first shrinks a little (to three
+            // quarters), then the dial drops slots (down to three: a window onto the list), and
+            // only then does the text shrink further, down to the legible floor.
+            let floor = Swift.min(fullSize, FittedLabel.legibleFloor)
+            var sizes: [[Double]] = [[], []]
+            var size = fullSize
+            while true {
+                sizes[size >= 0.75 * fullSize ? 0 : 1].append(size)
+                guard size > floor else { break }
+                size = Swift.max(floor, size * 0.92)
             }
+            search: for pass in sizes {
+                for m in stride(from: n, through: Swift.min(n, 3), by: -1) {
+                    for size in pass {
+                        let need = widestLabel(size) + 2 * Self.labelPadding * itemHeight + 2
+                        let neededRadius = (need + extra) / (0.95 * chordPerRadius(m))
+                        guard neededRadius <= halfArea - extra - need / 2 else { continue }
+                        radius = Swift.max(radius, neededRadius)
+                        itemWidth = Swift.max(itemWidth, need)
+                        circumradius = Swift.max(circumradius, need / 2)
+                        if m < n { usedSlots = m }
+                        labelSize = size
+                        break search
+                    }
+                }
+            }
+            // Nothing fits even at the floor (a panel too small): plates stay chord-sized, labels shrink.
         }
         layout = DialLayout(center: area.center, radius: radius, slots: usedSlots,
                             pointer: Angle(degrees: style.pointer.isFinite ? style.pointer : -90), itemRadius: circumradius)

@@ -59,7 +59,7 @@ public struct DialShape: MenuShape {
         guard layout.radius > 0, g.itemSize.width > 0 else { return }
         let c = layout.center
         // The dial's face: a faint ring under the items, so the circle reads as one control.
-        let ringWidth = 2 * layout.itemRadius * 0.8
+        let ringWidth = 1.8 * g.itemSize.height
         canvas.fill(.ringSector(center: c, innerRadius: layout.radius - ringWidth / 2, outerRadius: layout.radius + ringWidth / 2,
                                 start: .zero, sweep: Angle(radians: 2 * .pi)),
                     color: theme.row, opacity: theme.rowOpacity * 0.18)
