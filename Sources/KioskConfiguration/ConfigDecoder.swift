@@ -228,8 +228,8 @@ struct ConfigDecoder {
             if let v = t.double(.rowLength) { a.rowLength = v }
             if let v = t.double(.rowThickness) { a.rowThickness = v }
             if let v = t.double(.inset) { a.inset = v }
-            if let v = t.bool(.wrap) { a.wrap = v }
             if let v = t.bool(.sidePanel) { a.sidePanel = v }
+            if let v = t.bool(.wrap) { a.wrap = v }
             layout = .arc(a)
         case .dial:
             var d = DialStyle()
