@@ -5,6 +5,7 @@ import LayoutCore
 @testable import MenuScreens
 import Raster
 import Testing
+import TestSupport
 import Text
 @testable import Kiosk
 
@@ -165,5 +166,33 @@ import Text
         resources.layoutReport = report
         _ = screen.draw(on: Canvas(try PixelBuffer(width: 800, height: 480)), full: false)
         #expect(report.panel?.label == "Cappuccino")
+    }
+}
+
+/// The README's second gallery (docs/gallery/strangers): the stranger configs and large text as
+/// `kiosk render` draws them now, compared as goldens are (KIOSK_UPDATE_GOLDENS=1 renders them again).
+@Suite struct StrangerGalleryTests {
+    /// (file name, config, screen, size).
+    static func shots() throws -> [(String, KioskConfig, String, PanelSize)] {
+        func load(_ path: String) throws -> KioskConfig { try #require(ConfigReader(path: path).check().config) }
+        let coffee = try load(AnyConfigFitsTests.configs[0]), rtl = try load(AnyConfigFitsTests.configs[1])
+        var large = try load(ConfigPaths.example)
+        large.theme.textScale = 1.5
+        let portrait = PanelSize(width: 480, height: 800), landscape = PanelSize(width: 800, height: 480)
+        return [("coffee-home-480x800", coffee, "home", portrait), ("coffee-sizes-480x800", coffee, "sizes", portrait),
+                ("coffee-service-480x800", coffee, "service", portrait), ("rtl-home-800x480", rtl, "home", landscape),
+                ("rtl-media-800x480", rtl, "media", landscape), ("large-text-main-800x480", large, "main", landscape),
+                ("large-text-settings-800x480", large, "settings", landscape)]
+    }
+
+    @Test func strangerGalleryIsCurrent() throws {
+        let gallery = GoldenImages(directory: ConfigPaths.repository + "/docs/gallery/strangers")
+        if GoldenImages.updating { try PNGCodec.createFolder(gallery.directory) }
+        let scratch = ScratchDirectory()
+        for (name, config, screen, size) in try Self.shots() {
+            let file = scratch.path + "/\(name).png"
+            try renderScreen(config, name: screen, width: size.width, height: size.height, rotation: .none, to: file)
+            try gallery.expectMatches(try PNGCodec.read(path: file), name)
+        }
     }
 }
