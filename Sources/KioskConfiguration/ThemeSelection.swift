@@ -37,7 +37,7 @@ extension ThemePalette {
             let index = ratios.firstIndex { $0 >= 4.5 } ?? ratios.indices.max { ratios[$0] < ratios[$1] }!
             selectedText = candidates[index]
         }
-        if !authorHighlight, !own.contains("highlight") { highlight = selectedRow }
+        if !authorHighlight { highlight = selectedRow }
         if authorRow, !own.contains("pressed_row") {
             pressedRow = text.composited(over: opaqueRow, opacity: 0.2)
         }
