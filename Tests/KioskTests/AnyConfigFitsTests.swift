@@ -196,3 +196,17 @@ import Text
         }
     }
 }
+
+/// The banner's text grows with `text_scale` too, and still wraps within the screen.
+@Suite struct BannerScaleTests {
+    @Test func theBannerScalesWithTheText() throws {
+        let font = try Font(path: Font.dejaVuSansPath)
+        let text = "Config not applied: screens.main.items[3].command[0]: /usr/local/bin/player does not exist"
+        let normal = Banner(text, until: 1, font: font, width: 800, height: 480)
+        let large = Banner(text, until: 1, font: font, width: 800, height: 480, scale: 1.5)
+        #expect(Banner.textSize(height: 480, scale: 1.5) == Banner.textSize(height: 480) * 1.5)
+        #expect(large.lines[0].count < normal.lines[0].count, "\(normal.lines) / \(large.lines)")
+        let size = Banner.textSize(height: 480, scale: 1.5)
+        #expect(large.lines.dropLast().allSatisfy { font.measure($0, size: size) <= 800 - 2 * size }, "\(large.lines)")
+    }
+}
