@@ -134,6 +134,7 @@ struct ConfigDecoder {
         if let font = t.string("font") { th.font = Font.namesFile(font) ? resolve(font) : font }
         if let v = t.double("text_size") { th.textSize = v }
         if let v = t.double("title_size") { th.titleSize = v }
+        if let v = t.double("text_scale") { th.textScale = v }
         if let c = color(t, "row") { th.row = c }
         if let v = t.double("row_opacity") { th.rowOpacity = v }
         if let v = t.double("corner_radius") { th.cornerRadius = v }
@@ -147,6 +148,8 @@ struct ConfigDecoder {
         if let c = color(t, "banner") { th.banner = c }
         if let c = color(t, "banner_text") { th.bannerText = c }
         if let v = t.string("back_label") { th.backLabel = v }
+        let colorKeys = ["row", "text", "selected_row", "selected_text", "pressed_row", "highlight"]
+        th.palette.deriveSelection(own: Set(colorKeys.filter { t.has($0) }))
         t.finish()
         return th
     }
@@ -225,6 +228,7 @@ struct ConfigDecoder {
             if let v = t.double(.rowLength) { a.rowLength = v }
             if let v = t.double(.rowThickness) { a.rowThickness = v }
             if let v = t.double(.inset) { a.inset = v }
+            if let v = t.bool(.sidePanel) { a.sidePanel = v }
             if let v = t.bool(.wrap) { a.wrap = v }
             layout = .arc(a)
         case .dial:
@@ -284,6 +288,7 @@ struct ConfigDecoder {
         let label = t.string("label")
         if label == nil, !t.has("label") { t.fail("label", "missing: every item needs a label") }
         let icon = t.string("icon").map { resolve($0) }
+        let description = t.string("description")
         let kind = t.choice("action", ActionKind.allCases.map(\.rawValue)).flatMap(ActionKind.init(rawValue:))
         if kind == nil, !t.has("action") {
             t.fail("action", "missing: expected one of \(ActionKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
@@ -309,7 +314,7 @@ struct ConfigDecoder {
             }
         }
         t.finish()
-        return MenuItem(label: label ?? "", icon: icon, action: action)
+        return MenuItem(label: label ?? "", icon: icon, action: action, description: description)
     }
 
     private func decodeCommand(_ t: ConfigTableReader) -> Command? {

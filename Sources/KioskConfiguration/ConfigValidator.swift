@@ -141,6 +141,10 @@ private struct ValidationRun {
         font = assets.font
         range(theme.textSize, above: 0, upTo: 1, "theme.text_size")
         range(theme.titleSize, above: 0, upTo: 0.5, "theme.title_size")
+        if !(ThemeConfig.textScales.contains(theme.textScale)) {
+            fail("theme.text_scale", "\(number(theme.textScale)) is out of range \(number(ThemeConfig.textScales.lowerBound))..."
+                 + "\(number(ThemeConfig.textScales.upperBound)): it multiplies every text's size (1 as designed, 1.5 large text)")
+        }
         range(theme.rowOpacity, 0...1, "theme.row_opacity")
         range(theme.cornerRadius, 0...0.5, "theme.corner_radius")
         range(theme.highlightWidth, 0...32, "theme.highlight_width")
@@ -274,6 +278,16 @@ private struct ValidationRun {
 
     mutating func checkItem(_ item: MenuItem, at path: ConfigKeyPath, names: [String]) {
         if item.label.allSatisfy(\.isWhitespace) { fail(path.appending("label"), "empty: every item needs a label") }
+        if let text = item.description {
+            if text.allSatisfy(\.isWhitespace) {
+                fail(path.appending("description"), "empty: leave the key out, or say in a sentence what the item does")
+            } else if text.count > MenuItem.maximumDescription {
+                fail(path.appending("description"), "\(text.count) characters; at most \(MenuItem.maximumDescription) (a sentence or two): "
+                     + "the side panel shows it under the label")
+            } else if text.contains(where: \.isNewline) {
+                fail(path.appending("description"), "contains a line break; write one paragraph: the side panel wraps it to its width")
+            }
+        }
         if let icon = item.icon { checkPNG(icon, at: path.appending("icon")) }
         switch item.action {
         case .screen(let target):
@@ -342,6 +356,7 @@ private struct ValidationRun {
             } else {
                 for (i, item) in screen.items.enumerated() {
                     check(item.label, base.appending(StyleKey.items).appending(index: i).appending("label"), "label")
+                    check(item.description, base.appending(StyleKey.items).appending(index: i).appending("description"), "description")
                 }
             }
         }

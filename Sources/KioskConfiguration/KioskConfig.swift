@@ -285,18 +285,24 @@ public struct ThemeConfig: Sendable, Equatable {
     public var textSize: Double
     /// Title size as a fraction of the screen height.
     public var titleSize: Double
+    /// Every text's size is multiplied by it (large text: 1.5); the layouts refit around it.
+    public var textScale: Double
+    /// What `text_scale` may be: half the designed size is the smallest that is still legible at
+    /// the designed layouts' sizes, three times the largest a 800x480 panel lays out at all.
+    public static let textScales: ClosedRange<Double> = 0.5...3
     /// Corner radius as a fraction of the row height.
     public var cornerRadius: Double
     /// The back button's word ("Zurück", "رجوع"); the arrow before it turns with the screen's direction.
     public var backLabel: String
 
     public init(preset: ThemePreset = .standard, font: String = Font.dejaVuSansPath, textSize: Double = 0.4,
-                titleSize: Double = 0.06, cornerRadius: Double = 0.25, backLabel: String = "Back") {
+                titleSize: Double = 0.06, textScale: Double = 1, cornerRadius: Double = 0.25, backLabel: String = "Back") {
         self.preset = preset
         self.palette = preset.palette
         self.font = font
         self.textSize = textSize
         self.titleSize = titleSize
+        self.textScale = textScale
         self.cornerRadius = cornerRadius
         self.backLabel = backLabel
     }
@@ -369,6 +375,7 @@ public enum StyleKey: String, CaseIterable, Sendable {
     case rowLength = "row_length"
     case rowThickness = "row_thickness"
     case inset
+    case sidePanel = "side_panel"
     case slots, radius, pointer
     case wrap
     case items
@@ -379,7 +386,7 @@ public enum StyleKey: String, CaseIterable, Sendable {
     /// The styles that read this key.
     public var styles: [ScreenStyle] {
         switch self {
-        case .edge, .radiusRatio, .translation, .rowsVisible, .rowLength, .rowThickness, .inset: return [.arc]
+        case .edge, .radiusRatio, .translation, .rowsVisible, .rowLength, .rowThickness, .inset, .sidePanel: return [.arc]
         case .slots, .radius, .pointer: return [.dial]
         case .wrap, .items: return [.arc, .dial]
         case .columns, .rowHeight, .sections: return [.list]
@@ -411,9 +418,13 @@ public struct ArcStyle: Sendable, Equatable {
     /// Gap between the ellipse and the rows, in pixels at 1080 lines.
     public var inset: Double
     public var wrap: Bool
+    /// A left or right arc on a landscape panel shows the selected item large in the half of the
+    /// screen it leaves free (`side_panel = false`: left empty).
+    public var sidePanel: Bool
 
     public init(edge: ArcEdge = .right, radiusRatio: Double = 0.6, translation: Point = .zero, rowsVisible: Double = 9,
-                rowLength: Double? = nil, rowThickness: Double = 0.8, inset: Double = 16, wrap: Bool = false) {
+                rowLength: Double? = nil, rowThickness: Double = 0.8, inset: Double = 16, wrap: Bool = false, sidePanel: Bool = true) {
+        self.sidePanel = sidePanel
         self.edge = edge
         self.radiusRatio = radiusRatio
         self.translation = translation
@@ -471,12 +482,18 @@ public struct MenuItem: Sendable, Equatable {
     /// Absolute path of a PNG shown beside the label.
     public var icon: String?
     public var action: ItemAction
+    /// A sentence about the item, shown under its label on the free side of an arc while it is selected.
+    public var description: String?
 
-    public init(label: String, icon: String? = nil, action: ItemAction) {
+    public init(label: String, icon: String? = nil, action: ItemAction, description: String? = nil) {
         self.label = label
         self.icon = icon
         self.action = action
+        self.description = description
     }
+
+    /// The longest `description` the side panel lays out: a sentence or two, not a manual.
+    public static let maximumDescription = 200
 }
 
 /// What activating an item does (DESIGN.md §1, Actions).

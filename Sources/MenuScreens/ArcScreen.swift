@@ -13,10 +13,16 @@ public struct ArcShape: MenuShape {
     /// The labels' size before any shrinking, from the theme and the row pitch.
     private let textSize: Double
     private let iconColumn: Bool
+    /// The selected item shown large on the side the arc leaves free (nil: off, or no room).
+    let panel: SidePanel?
 
     public init(config: ScreenConfig, style: ArcStyle, resources: ScreenResources, showsBack: Bool) {
-        let fit = Self.layout(style: style, items: config.items, resources: resources,
-                              reservesHeader: showsBack || !(config.title ?? "").isEmpty)
+        let reservesHeader = showsBack || !(config.title ?? "").isEmpty
+        let fit = Self.layout(style: style, items: config.items, resources: resources, reservesHeader: reservesHeader)
+        panel = style.sidePanel
+            ? SidePanel(layout: fit.layout, width: Double(resources.width), height: Double(resources.height),
+                        top: reservesHeader ? Swift.min(resources.headerHeight, Double(resources.height)) : 0, rowTextSize: fit.textSize)
+            : nil
         // A horizontal arc that does not wrap opens on its middle item, so that its items spread
         // to both sides of the apex instead of all to one.
         let count = config.items.count
@@ -51,7 +57,11 @@ public struct ArcShape: MenuShape {
         let rowsVisible = style.rowsVisible.isFinite ? Swift.min(Swift.max(1, style.rowsVisible), 1000) : 9
         var pitch = along / rowsVisible
         let iconColumn = items.contains { $0.icon != nil }
-        let textScale = resources.theme.textSize
+        // The label's size per pixel of pitch; a large text_scale spaces the rows out (fewer show)
+        // rather than overfill them.
+        let wanted = resources.theme.textSize * resources.textScale
+        let textScale = Swift.min(wanted, ScreenResources.fullestText)
+        if wanted > textScale, textScale > 0 { pitch *= wanted / textScale }
         var textSize: Double
         var thickness: Double
         var length: Double
@@ -60,14 +70,17 @@ public struct ArcShape: MenuShape {
             thickness = style.rowThickness * pitch
             // (+1: the room drawRow computes from the row's edges must not round below the label.)
             let need = resources.widestLabel(of: items, size: textSize) + resources.rowInsets(height: thickness, width: 4 * thickness, iconColumn: iconColumn) + 1
-            length = style.rowLength.map { $0 * across } ?? Swift.max(need, 4 * thickness)
+            // An author's row_length is kept unless a label would be cut at the legible floor in it:
+            // then the rows grow to what the floor needs (and the room below caps that).
+            let atFloor = resources.widestAtFloor(of: items, size: textSize, rowHeight: thickness) + 1
+            length = style.rowLength.map { Swift.max($0 * across, atFloor) } ?? Swift.max(need, 4 * thickness)
         } else {
             // Tiles: on a panel taller than wide the band across is deep, and tiles grow into it
             // (fewer per screen width). The label's size is set by that tile; then tiles widen to
             // their longest label, up to a third of the screen.
             pitch = Swift.max(pitch, Swift.min(across / (rowsVisible * 0.6), along / 3))
             let length0 = style.rowLength.map { $0 * across } ?? style.rowThickness * pitch * 1.3
-            textSize = Swift.min(textScale * pitch, 0.17 * length0)
+            textSize = Swift.min(textScale * pitch, 0.17 * length0 * resources.textScale)
             let need = resources.widestLabel(of: items, size: textSize) / 0.84
             pitch = Swift.min(Swift.max(pitch, need / Swift.max(style.rowThickness, 0.01)), along / 3)
             thickness = style.rowThickness * pitch
@@ -96,8 +109,19 @@ public struct ArcShape: MenuShape {
         return Fit(layout: layout, textSize: textSize, iconColumn: iconColumn && vertical)
     }
 
-    /// Where rows can be: the whole sweep of the ellipse band, from the apex's inner side outwards.
+    /// The side panel follows the selection once it has settled: while the menu moves under a
+    /// finger or an animation, it keeps the item it showed and is neither damaged nor drawn.
+    private var panelIsLive: Bool { panel != nil && !controller.isMoving && !controller.motion.isHeld }
+
+    /// Where rows can be (the whole sweep of the ellipse band, from the apex's inner side
+    /// outwards) and, once the menu has settled, the side panel.
     public func damage(within bounds: PixelRect) -> PixelRect {
+        let band = bandDamage(within: bounds)
+        guard panelIsLive, let panel else { return band }
+        return band.union(PixelRect(covering: panel.frame).intersection(bounds))
+    }
+
+    private func bandDamage(within bounds: PixelRect) -> PixelRect {
         let layout = controller.layout
         guard let apex = layout.row(item: 0, at: .zero, domain: .wrapping(period: 1))?.frame else { return bounds }
         let width = Double(bounds.width), height = Double(bounds.height)
@@ -123,6 +147,9 @@ public struct ArcShape: MenuShape {
             resources.drawRow(on: canvas, frame: row.frame, label: item.label, icon: item.icon,
                               state: state, textSize: textSize, reading: reading,
                               iconColumn: iconColumn, tile: !layout.edge.isVertical, index: row.index)
+        }
+        if panelIsLive, let panel, items.indices.contains(controller.selectedIndex) {
+            panel.draw(items[controller.selectedIndex], on: canvas, resources: resources, reading: reading)
         }
     }
 }

@@ -8,32 +8,82 @@ public struct DialGeometry: Hashable, Sendable {
     public var layout: DialLayout
     /// Size of each (upright) item shape.
     public var itemSize: Size
+    /// The items' label size before any shrinking: a fixed part of the plate's height, times the
+    /// theme's `text_scale`.
+    public var labelSize: Double
     /// The knob in the middle: it shows the selected item's label and carries the pointer.
     public var hubRadius: Double
     /// The square the dial (items, highlight, hub and pointer) can ever touch.
     public var bounds: Rect
 
+    /// A plate's label padding at each end, as a fraction of its height (what `DialShape` draws with).
+    public static let labelPadding = 0.18
+    /// The label's size as a fraction of the plate's height.
+    public static let labelScale = 0.36
+
     /// `area` is the part of the screen below the header; `screenMin` is min(width, height).
-    public init(style: DialStyle, area: Rect, screenMin: Double, count: Int, highlightWidth: Double) {
+    /// `widestLabel` gives the widest item label's width at a size: plates are as wide as it
+    /// needs, and the dial grows (up to what the area holds), then drops slots (a window onto the
+    /// list), so that wide plates never touch. Without it plates are sized by the circle's chord.
+    public init(style: DialStyle, area: Rect, screenMin: Double, count: Int, highlightWidth: Double,
+                textScale: Double = 1, widestLabel: ((Double) -> Double)? = nil) {
         let slots = Swift.max(1, style.slots)
         let probe = DialLayout(center: area.center, radius: 1, slots: slots)
         let n = probe.effectiveSlots(count: count)
         let requested = style.radius.isFinite && style.radius > 0 ? style.radius * screenMin : 0.32 * screenMin
         // Neighbouring item centres are a chord apart; an item's circumscribed circle takes 90 % of it,
         // so items never touch at any angle. Few items would make huge items: cap them.
-        let chordPerRadius = n > 2 ? 2 * Angle(radians: .pi / Double(n)).sin : 2
-        let widthPerRadius = Swift.min(0.805 * chordPerRadius, 0.9)
+        func chordPerRadius(_ n: Int) -> Double { n > 2 ? 2 * Angle(radians: .pi / Double(n)).sin : 2 }
+        let widthPerRadius = Swift.min(0.805 * chordPerRadius(n), 0.9)
         let circumPerRadius = widthPerRadius * 0.5 * (1.25).squareRoot()  // half the diagonal of w × w/2
         let extra = Swift.max(0, highlightWidth.isFinite ? highlightWidth : 0) + 2
         let halfArea = Swift.max(0, Swift.min(area.width, area.height) / 2 - 4)
         // Shrink to fit the area below the header rather than draw over the title.
         let fitting = Swift.max(0, (halfArea - extra) / (1 + circumPerRadius))
-        let radius = Swift.min(requested, fitting)
-        let itemWidth = widthPerRadius * radius
-        let circumradius = circumPerRadius * radius
-        layout = DialLayout(center: area.center, radius: radius, slots: slots,
+        var radius = Swift.min(requested, fitting)
+        var itemWidth = widthPerRadius * radius
+        let itemHeight = itemWidth / 2
+        var circumradius = circumPerRadius * radius
+        var usedSlots = slots
+        let scale = textScale.isFinite && textScale > 0 ? textScale : 1
+        let fullSize = Self.labelScale * itemHeight * scale
+        labelSize = fullSize
+        if let widestLabel, widestLabel(fullSize) + 2 * Self.labelPadding * itemHeight + 2 > itemWidth {
+            // Plates as wide as their longest label needs; the plate's height stays the chord's.
+            // A plate is a pill: no point of it is further than half its width from its centre,
+            // and two pills whose centres are that width apart cannot touch at any angle (their
+            // Minkowski sum is a pill twice as large, whose farthest point is a width away). The
+            // dial grows to hold them; where it cannot, the text first shrinks a little (to three
+            // quarters), then the dial drops slots (down to three: a window onto the list), and
+            // only then does the text shrink further, down to the legible floor.
+            let floor = Swift.min(fullSize, FittedLabel.legibleFloor)
+            var sizes: [[Double]] = [[], []]
+            var size = fullSize
+            while true {
+                sizes[size >= 0.75 * fullSize ? 0 : 1].append(size)
+                guard size > floor else { break }
+                size = Swift.max(floor, size * 0.92)
+            }
+            search: for pass in sizes {
+                for m in stride(from: n, through: Swift.min(n, 3), by: -1) {
+                    for size in pass {
+                        let need = widestLabel(size) + 2 * Self.labelPadding * itemHeight + 2
+                        let neededRadius = (need + extra) / (0.95 * chordPerRadius(m))
+                        guard neededRadius <= halfArea - extra - need / 2 else { continue }
+                        radius = Swift.max(radius, neededRadius)
+                        itemWidth = Swift.max(itemWidth, need)
+                        circumradius = Swift.max(circumradius, need / 2)
+                        if m < n { usedSlots = m }
+                        labelSize = size
+                        break search
+                    }
+                }
+            }
+            // Nothing fits even at the floor (a panel too small): plates stay chord-sized, labels shrink.
+        }
+        layout = DialLayout(center: area.center, radius: radius, slots: usedSlots,
                             pointer: Angle(degrees: style.pointer.isFinite ? style.pointer : -90), itemRadius: circumradius)
-        itemSize = Size(width: itemWidth, height: itemWidth / 2)
+        itemSize = Size(width: itemWidth, height: itemHeight)
         hubRadius = Swift.max(0, radius - circumradius - 0.06 * radius)
         let outer = radius + circumradius + extra
         bounds = Rect(x: area.midX - outer, y: area.midY - outer, width: 2 * outer, height: 2 * outer)

@@ -20,24 +20,25 @@ public struct DialShape: MenuShape {
 
     public init(config: ScreenConfig, style: DialStyle, resources: ScreenResources, showsBack: Bool) {
         let count = config.items.count
-        controller = DialMenuController(geometry: Self.geometry(style: style, resources: resources, count: count),
+        controller = DialMenuController(geometry: Self.geometry(style: style, resources: resources, items: config.items),
                                         count: count, wraps: style.wrap)
     }
 
     /// The dial centred in the area below the header, radius `style.radius × min(width, height)`
     /// (shrunk if it would not fit there).
-    static func geometry(style: DialStyle, resources: ScreenResources, count: Int) -> DialGeometry {
+    static func geometry(style: DialStyle, resources: ScreenResources, items: [MenuItem]) -> DialGeometry {
         let w = Double(resources.width), h = Double(resources.height)
         let top = min(resources.headerHeight, h)
         let area = Rect(x: 0, y: top, width: w, height: h - top)
-        return DialGeometry(style: style, area: area, screenMin: min(w, h), count: count,
-                            highlightWidth: resources.theme.highlightWidth)
+        return DialGeometry(style: style, area: area, screenMin: min(w, h), count: items.count,
+                            highlightWidth: resources.theme.highlightWidth, textScale: resources.theme.textScale,
+                            widestLabel: { resources.widestLabel(of: items, size: $0) })
     }
 
     public var geometry: DialGeometry { controller.geometry }
 
     /// The items' label size before any shrinking.
-    private var labelSize: Double { 0.36 * geometry.itemSize.height }
+    private var labelSize: Double { geometry.labelSize }
 
     /// The dial's bounding square.
     public func damage(within bounds: PixelRect) -> PixelRect { PixelRect(covering: geometry.bounds).intersection(bounds) }
@@ -58,7 +59,7 @@ public struct DialShape: MenuShape {
         guard layout.radius > 0, g.itemSize.width > 0 else { return }
         let c = layout.center
         // The dial's face: a faint ring under the items, so the circle reads as one control.
-        let ringWidth = 2 * layout.itemRadius * 0.8
+        let ringWidth = 1.8 * g.itemSize.height
         canvas.fill(.ringSector(center: c, innerRadius: layout.radius - ringWidth / 2, outerRadius: layout.radius + ringWidth / 2,
                                 start: .zero, sweep: Angle(radians: 2 * .pi)),
                     color: theme.row, opacity: theme.rowOpacity * 0.18)
@@ -87,13 +88,13 @@ public struct DialShape: MenuShape {
     private func drawLabel(_ item: MenuItem, index: Int, selected: Bool, in frame: Rect, size: Double, color: Color,
                            on canvas: Canvas, resources: ScreenResources) {
         let font = resources.font
-        let padding = frame.height * 0.18
+        let padding = frame.height * DialGeometry.labelPadding
         let available = frame.width - 2 * padding
         let side = frame.height * 0.5
         var fitted = FittedLabel(item.label, font: font, size: size, maxWidth: available)
         var icon: PixelBuffer?
         if let path = item.icon, let image = resources.icon(path) {
-            let beside = FittedLabel(item.label, font: font, size: size, maxWidth: available - side - padding / 2, minimumScale: 1)
+            let beside = FittedLabel(item.label, font: font, size: size, maxWidth: available - side - padding / 2, floor: size)
             if !beside.shortened {
                 icon = image
                 fitted = beside
@@ -140,10 +141,11 @@ public struct DialShape: MenuShape {
         canvas.stroke(.circle(center: c, radius: hub - theme.highlightWidth / 2), width: theme.highlightWidth, color: theme.highlight)
         // Drawn over the rim, so that the rim itself seems to grow the pointer.
         canvas.fill(.polygon([at(baseRadius, -halfBase), at(tipRadius, 0), at(baseRadius, halfBase)]), color: theme.highlight)
-        // The selected label in full, as large as the hub allows and no smaller than the items' labels.
+        // The selected label in full, as large as the hub allows and never smaller than the items'
+        // labels (shortened, at their size, when the hub is too small for it).
         let room = hub * 1.7
         let hubLabel = FittedLabel(selected.label, font: resources.font, size: Swift.max(labelSize, Swift.min(hub * 0.34, labelSize * 1.4)),
-                                   maxWidth: room, minimumScale: 0.6)
+                                   maxWidth: room, floor: labelSize)
         let size = hubLabel.size
         let metrics = resources.font.lineMetrics(size: size)
         var baseline = c.y + (metrics.ascent - metrics.descent) / 2

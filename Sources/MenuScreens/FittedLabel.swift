@@ -1,8 +1,9 @@
 import Text
 
-/// A label fitted into a width: at the size the theme asks for when it fits; else shrunk, down to
-/// `minimumScale` of that size; only then shortened with an ellipsis. A reader takes a slightly
-/// smaller word over a cut one, but text much smaller than its neighbours reads as a mistake.
+/// A label fitted into a width: at the size asked for when it fits; else shrunk, down to the
+/// legible floor; only then shortened with an ellipsis. A reader takes a smaller word over a
+/// cut one, and the floor is absolute (pixels, not a fraction of the theme's size): an author's
+/// sizes are intentions, and a label is cut only where it could no longer be read whole.
 public struct FittedLabel: Equatable, Sendable {
     /// The text as drawn: the label, or the label shortened.
     public var text: String
@@ -12,10 +13,14 @@ public struct FittedLabel: Equatable, Sendable {
     public var width: Double
     public var shortened: Bool
 
-    /// The smallest size a label shrinks to, as a fraction of the theme's size.
-    public static let minimumScale = 0.75
+    /// The smallest size a label shrinks to, in pixels (the em size): 14 px gives DejaVu Sans a
+    /// lower case about 7 px high, the size of small print on a phone; on a 7-inch 800x480 panel
+    /// (133 dpi) that is 2.7 mm per em, still read at arm's length. A label asked for at less is
+    /// drawn at that size, never shrunk further.
+    public static let legibleFloor = 14.0
 
-    public init(_ label: String, font: Font, size wanted: Double, maxWidth: Double, minimumScale: Double = Self.minimumScale) {
+    /// `floor`: the smallest size (default `legibleFloor`; the size asked for when it is smaller).
+    public init(_ label: String, font: Font, size wanted: Double, maxWidth: Double, floor: Double = Self.legibleFloor) {
         let room = maxWidth.isFinite ? Swift.max(0, maxWidth) : 0
         let natural = font.measure(label, size: wanted)
         if natural <= room {
@@ -24,9 +29,9 @@ public struct FittedLabel: Equatable, Sendable {
         }
         // Widths grow about linearly with the size; hinting makes the last pixel uncertain, so a
         // size is confirmed by measuring it, and stepped down a little when it misses.
-        let smallest = wanted * Swift.min(1, Swift.max(0, minimumScale))
+        let smallest = Swift.min(wanted, floor.isFinite ? Swift.max(1, floor) : Self.legibleFloor)
         var size = Swift.max(smallest, wanted * room / Swift.max(natural, 1))
-        for _ in 0..<4 {
+        for _ in 0..<6 {
             let width = font.measure(label, size: size)
             if width <= room {
                 self.init(text: label, size: size, width: width, shortened: false)
@@ -37,6 +42,12 @@ public struct FittedLabel: Equatable, Sendable {
         }
         let text = font.truncated(label, size: smallest, maxWidth: room)
         self.init(text: text, size: smallest, width: font.measure(text, size: smallest), shortened: text != label)
+    }
+
+    /// The width `label` needs at the floor (or at `wanted`, when that is smaller): what a layout
+    /// must give it so that it is never shortened.
+    public static func widthAtFloor(_ label: String, font: Font, size wanted: Double) -> Double {
+        font.measure(label, size: Swift.min(wanted, legibleFloor))
     }
 
     init(text: String, size: Double, width: Double, shortened: Bool) {

@@ -27,11 +27,23 @@ public final class LayoutReport {
         public var selected: Bool
     }
 
+    /// The free side of an arc (`SidePanel`): the selected item's label there and its description's lines.
+    public struct Panel: Equatable, Sendable {
+        public var label: String
+        /// The panel's area.
+        public var rect: Rect
+        public var textRect: Rect
+        public var fontSize: Double
+        public var shortened: Bool
+        public var lines: Int
+    }
+
     public let screen: String
     public let width: Int
     public let height: Int
     public internal(set) var title: Title?
     public internal(set) var items: [Item] = []
+    public internal(set) var panel: Panel?
 
     public init(screen: String, width: Int, height: Int) {
         self.screen = screen
@@ -63,6 +75,12 @@ public final class LayoutReport {
             }
         }
         return pairs
+    }
+
+    /// Items whose plate runs into the side panel.
+    public var itemsOverPanel: [Item] {
+        guard let panel else { return [] }
+        return items.filter { Self.overlap($0.rect, panel.rect) }
     }
 
     /// Items whose plate runs into the title's text.
@@ -98,6 +116,11 @@ public final class LayoutReport {
             out += "{\"text\": \(TOMLSyntax.quoted(title.text)), \"rect\": \(rect(title.rect)), \"shortened\": \(title.shortened)}"
         } else {
             out += "null"
+        }
+        if let panel {
+            out += ",\n  \"panel\": {\"label\": \(TOMLSyntax.quoted(panel.label)), \"rect\": \(rect(panel.rect)), "
+            out += "\"text_rect\": \(rect(panel.textRect)), \"font_size\": \(num(panel.fontSize)), "
+            out += "\"shortened\": \(panel.shortened), \"description_lines\": \(panel.lines)}"
         }
         out += ",\n  \"items\": ["
         for (n, item) in items.enumerated() {

@@ -18,6 +18,9 @@ public struct ListShape: MenuShape {
     public var controller: ListMenuController
     private let sectionTitles: [String?]
     private let rowHeight: Double
+    /// The labels' size before any shrinking, and the section titles'.
+    private let textSize: Double
+    private let headerSize: Double
     private let reading: ReadingDirection
     private let iconColumn: Bool
 
@@ -27,7 +30,13 @@ public struct ListShape: MenuShape {
         let h = Double(resources.height), w = Double(resources.width)
         let top = min(resources.headerHeight, h)
         let rowFraction = style.rowHeight.isFinite && style.rowHeight > 0 ? min(style.rowHeight, 1) : 0.1
-        rowHeight = max(1, (rowFraction * h).rounded())
+        // A large text_scale makes the rows taller rather than overfill them.
+        let wanted = resources.theme.textSize * resources.textScale
+        let fraction = min(wanted, ScreenResources.fullestText)
+        let grow = fraction > 0 && wanted > fraction ? wanted / fraction : 1
+        rowHeight = max(1, (rowFraction * h * grow).rounded())
+        textSize = fraction * rowHeight
+        headerSize = rowFraction * h * 0.36 * resources.textScale
         iconColumn = config.items.contains { $0.icon != nil }
         let layout = Self.layout(config: config, style: style, width: w, height: h, rowHeight: rowHeight,
                                  needs: Self.rowWidthNeeded(config: config, resources: resources, rowHeight: rowHeight, iconColumn: iconColumn))
@@ -36,7 +45,7 @@ public struct ListShape: MenuShape {
 
     /// The width a row needs for the longest label at the theme's size.
     static func rowWidthNeeded(config: ScreenConfig, resources: ScreenResources, rowHeight: Double, iconColumn: Bool) -> Double {
-        let size = resources.theme.textSize * rowHeight
+        let size = min(resources.theme.textSize * resources.textScale, ScreenResources.fullestText) * rowHeight
         return resources.widestLabel(of: config.items, size: size) + resources.rowInsets(height: rowHeight, width: 4 * rowHeight, iconColumn: iconColumn)
     }
 
@@ -74,7 +83,6 @@ public struct ListShape: MenuShape {
         // Section titles: in the title colour on the background, like the screen's title but smaller.
         // Drawn as written, not forced to capitals: uppercasing depends on the language (Greek drops
         // its accents, Turkish dots its I, German has ß), which a label does not say.
-        let headerSize = rowHeight * 0.36
         for header in layout.visibleHeaders(top: top, bottom: bottom) where header.frame.height > 0 {
             guard let title = sectionTitles[header.section], !title.isEmpty else { continue }
             let frame = header.frame.offsetBy(dx: viewport.minX, dy: dy)
@@ -86,7 +94,6 @@ public struct ListShape: MenuShape {
                             color: theme.title, alignment: rtl ? .right : .left,
                             maxWidth: frame.width - rowHeight * 0.4, direction: direction, cache: resources.labels)
         }
-        let textSize = theme.textSize * rowHeight
         let separatorInset = rowHeight * 0.2
         let pressedRow: Int? = if case .item(let i)? = controller.motion.pressed { i } else { nil }
         let visible = layout.visibleRowIndices(top: top, bottom: bottom)

@@ -88,8 +88,14 @@ public final class ScreenResources {
     /// The decoded icon at `path`, or nil when it could not be decoded (logged when it was loaded).
     public func icon(_ path: String) -> PixelBuffer? { assets.image(path) }
 
+    /// The theme's `text_scale` (1 when it is not a usable number): every text size is multiplied by it.
+    public var textScale: Double { theme.textScale.isFinite && theme.textScale > 0 ? theme.textScale : 1 }
+
+    /// The title's size in pixels.
+    var titleTextSize: Double { theme.titleSize * textScale * Double(height) }
+
     /// Title bar height: the title text plus a margin, at least the back button.
-    public var headerHeight: Double { (theme.titleSize * Double(height) * 1.6).rounded() }
+    public var headerHeight: Double { (titleTextSize * 1.6).rounded() }
 
     /// The back button, shown on screens below the home screen: top left, or top right on a
     /// right-to-left screen.
@@ -103,7 +109,7 @@ public final class ScreenResources {
 
     /// "‹" is a mirrored character: on a right-to-left screen it is drawn as "›".
     private var backButtonText: String { "‹ " + theme.backLabel }
-    private var backButtonTextSize: Double { theme.titleSize * Double(height) * 0.8 }
+    private var backButtonTextSize: Double { titleTextSize * 0.8 }
 
     /// Draws the background, the title and, if `showsBack`, the back button: the static part of a
     /// screen, mirrored on a right-to-left screen.
@@ -117,7 +123,7 @@ public final class ScreenResources {
         } catch {
             canvas.clear(background.background)
         }
-        let size = theme.titleSize * Double(height)
+        let size = titleTextSize
         let metrics = font.lineMetrics(size: size)
         let baseline = headerHeight / 2 + (metrics.ascent - metrics.descent) / 2
         let screenDirection = TextDirection(reading)
@@ -180,6 +186,20 @@ public final class ScreenResources {
         items.reduce(0) { max($0, font.measure($1.label, size: size)) }
     }
 
+    /// The most of a row's pitch a label fills (a list's row height, an arc's pitch): a larger
+    /// `text_size × text_scale` makes the rows taller instead.
+    public static let fullestText = 0.6
+
+    /// The widest row `items` need so that no label is shortened: each label at the legible floor
+    /// (or `size`, if smaller), its icon if it has one, and half the padding at each end.
+    func widestAtFloor(of items: [MenuItem], size: Double, rowHeight: Double) -> Double {
+        let padding = Self.rowPadding(width: 4 * rowHeight, height: rowHeight) / 2
+        return items.reduce(0) { widest, item in
+            let icon = item.icon == nil ? 0 : rowHeight * Self.rowIconScale + padding
+            return max(widest, FittedLabel.widthAtFloor(item.label, font: font, size: size) + icon + 2 * padding)
+        }
+    }
+
     /// What a landscape row keeps free beside its label: the padding at both ends and, with
     /// `iconColumn`, the icon and its gap (the arc sizes its rows from it).
     public func rowInsets(height: Double, width: Double, iconColumn: Bool) -> Double {
@@ -204,17 +224,17 @@ public final class ScreenResources {
         }
         let direction = font.direction(of: label, otherwise: TextDirection(reading))
         let rtl = direction == .rightToLeft
-        let padding = Self.rowPadding(width: r.width, height: r.height)
+        let space = rowSpace(frame: r, label: label, icon: transform.isIdentity ? icon : nil, textSize: textSize,
+                             iconColumn: transform.isIdentity && iconColumn)
+        let padding = space.padding
         // The text's span, from its reading start (left, or right in RTL) to the far padding.
         var near = rtl ? r.maxX - padding : r.minX + padding
         let far = rtl ? r.minX + padding : r.maxX - padding
         let side = r.height * Self.rowIconScale
-        if transform.isIdentity, iconColumn || icon != nil {
-            if let path = icon, let image = self.icon(path) {
-                canvas.draw(image, in: Rect(x: rtl ? near - side : near, y: r.midY - side / 2, width: side, height: side))
-            }
-            near += (side + padding / 2) * (rtl ? -1 : 1)
+        if let image = space.icon {
+            canvas.draw(image, in: Rect(x: rtl ? near - side : near, y: r.midY - side / 2, width: side, height: side))
         }
+        if space.gap { near += (side + padding / 2) * (rtl ? -1 : 1) }
         let fitted = FittedLabel(label, font: font, size: textSize, maxWidth: abs(far - near))
         let metrics = font.lineMetrics(size: fitted.size)
         let baseline = r.midY + (metrics.ascent - metrics.descent) / 2
@@ -225,12 +245,28 @@ public final class ScreenResources {
         return (fitted, start)
     }
 
+    /// How a landscape row shares its width. Text comes before decoration: a row without an icon
+    /// keeps the screen's icon column (labels start in line) only while its label fits at full
+    /// size beside it, and the padding halves before a label is shrunk.
+    func rowSpace(frame r: Rect, label: String, icon: String?, textSize: Double, iconColumn: Bool)
+        -> (padding: Double, gap: Bool, icon: PixelBuffer?) {
+        let padding = Self.rowPadding(width: r.width, height: r.height)
+        let image = icon.flatMap { self.icon($0) }
+        let side = r.height * Self.rowIconScale
+        let natural = font.measure(label, size: textSize)
+        var gap = iconColumn || icon != nil
+        func room(_ padding: Double) -> Double { r.width - 2 * padding - (gap ? side + padding / 2 : 0) }
+        if natural > room(padding), image == nil { gap = false }
+        if natural > room(padding) { return (padding / 2, gap, image) }
+        return (padding, gap, image)
+    }
+
     private func drawTileContents(on canvas: Canvas, frame r: Rect, label: String, icon: String?, color: Color,
                                   textSize: Double) -> (fitted: FittedLabel, origin: Point) {
         let padding = r.width * 0.08
         let room = r.width - 2 * padding
         // As large as the theme asks within a tile-sized cap, shrunk (then shortened) to the tile's width.
-        let fitted = FittedLabel(label, font: font, size: min(textSize, r.height * 0.17), maxWidth: room)
+        let fitted = FittedLabel(label, font: font, size: min(textSize, r.height * 0.17 * textScale), maxWidth: room)
         let metrics = font.lineMetrics(size: fitted.size)
         var baseline = r.midY + (metrics.ascent - metrics.descent) / 2
         if let path = icon, let image = self.icon(path) {

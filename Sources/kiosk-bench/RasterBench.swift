@@ -106,6 +106,7 @@ func benchmarkSize(width: Int, height: Int, pngDirectory: String?) throws {
         blackHole(frame)
     }
     try benchmarkTransitions(width: width, height: height) { medianMilliseconds { _ in copy.copyRows(from: source, rect: copy.bounds) } }
+    try benchmarkArcScreen(width: width, height: height)
     if width == 1920 { try printMenuParts(width: width, height: height) }
 }
 
@@ -221,5 +222,54 @@ func runS1Frames(_ args: [String]) {
     } catch {
         print("kiosk-bench: \(error)")
         exit(1)
+    }
+}
+
+/// The kiosk's own arc screen (right edge, 12 items with descriptions) scrolling one item per
+/// knob detent, with and without its side panel: a frame of the animation (the panel is neither
+/// damaged nor drawn while the menu moves) and the frame where it settles (the panel drawn).
+/// Printed as `arc-screen <W>x<H> side_panel=<on|off> <scroll|settle> <median-ms>`.
+func benchmarkArcScreen(width: Int, height: Int) throws {
+    Log.threshold = .warning
+    defer { Log.threshold = .info }
+    for panel in [true, false] {
+        let items = (0..<12).map {
+            MenuItem(label: "Item \($0)", action: .back, description: "What item \($0) does, in a sentence long enough to wrap twice.")
+        }
+        let background = BackgroundConfig(pattern: .checker, cell: 32, foreground: .black, background: .white)
+        let home = ScreenConfig(name: "home", title: "Home", layout: .arc(ArcStyle(wrap: true, sidePanel: panel)), background: background,
+                                sections: [MenuSection(items: items)])
+        let config = KioskConfig(background: background, home: "home", screens: [home], statusFile: "")
+        let app = try KioskApp(config: config, width: width, height: height, now: 0)
+        let frame = try PixelBuffer(width: width, height: height)
+        let canvas = Canvas(frame)
+        _ = app.advance(now: 0)
+        _ = app.draw(on: canvas, full: true)
+        app.frameTaken()
+        var now = 0.0
+        // One detent, then frames 16 ms apart until it rests: the mid-animation frames are "scroll",
+        // the last one "settle".
+        var scroll: [Double] = [], settle: [Double] = []
+        for step in 0..<(rasterFrames / 8) {
+            now += 1
+            app.handle(.command(.next, count: 1), now: now)
+            var t = now
+            while true {
+                _ = app.advance(now: t)
+                let moving = app.isAnimating
+                let start = BenchClock.nowNanoseconds()
+                _ = app.draw(on: canvas, full: false)
+                let ms = Double(BenchClock.nowNanoseconds() - start) / 1e6
+                app.frameTaken()
+                if step >= 2 { if moving { scroll.append(ms) } else { settle.append(ms) } }
+                if !moving { break }
+                t += 0.016
+            }
+        }
+        func median(_ v: [Double]) -> Double { v.isEmpty ? .nan : v.sorted()[v.count / 2] }
+        let name = "arc-screen \(width)x\(height) side_panel=\(panel ? "on" : "off")"
+        print("\(name) scroll \(fixed3(median(scroll)))")
+        print("\(name) settle \(fixed3(median(settle)))")
+        blackHole(frame)
     }
 }

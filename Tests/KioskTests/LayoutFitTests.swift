@@ -25,16 +25,23 @@ import Text
         let natural = font.measure("Run a program", size: 24)
         let fit = FittedLabel("Run a program", font: font, size: 24, maxWidth: natural * 0.85)
         #expect(!fit.shortened && fit.text == "Run a program")
-        #expect(fit.size < 24 && fit.size >= 24 * FittedLabel.minimumScale)
+        #expect(fit.size < 24 && fit.size >= FittedLabel.legibleFloor)
         #expect(fit.width <= natural * 0.85 && fit.width == font.measure("Run a program", size: fit.size))
     }
 
-    @Test func onlyBelowTheSmallestSizeIsALabelShortened() {
+    /// The floor is absolute: at half the width a 24 px label shrinks to 12 px, below the
+    /// 14 px floor, so it is shortened at 14 px; at 60 % it fits at 14.4 px, and is kept whole.
+    @Test func onlyBelowTheLegibleFloorIsALabelShortened() {
         let natural = font.measure("Run a program", size: 24)
         let fit = FittedLabel("Run a program", font: font, size: 24, maxWidth: natural * 0.5)
         #expect(fit.shortened && fit.text.hasSuffix("\u{2026}") && fit.text.hasPrefix("Run"))
-        #expect(fit.size == 24 * FittedLabel.minimumScale)
+        #expect(fit.size == FittedLabel.legibleFloor)
         #expect(fit.width <= natural * 0.5)
+        let whole = FittedLabel("Run a program", font: font, size: 24, maxWidth: natural * 0.62)
+        #expect(!whole.shortened && whole.size >= FittedLabel.legibleFloor && whole.size < 24 * 0.75, "\(whole)")
+        // A label asked for below the floor is never shrunk further.
+        let small = FittedLabel("Run a program", font: font, size: 10, maxWidth: 20)
+        #expect(small.size == 10 && small.shortened)
     }
 
     @Test func noRoomAtAllDrawsNothingAndNeverTraps() {
@@ -81,8 +88,8 @@ import Text
         let items = Dictionary(r.items.map { ($0.label, $0) }, uniquingKeysWith: { a, _ in a })
         let espresso = try #require(items["Espresso"]), middle = try #require(items[long]), cut = try #require(items[longer])
         #expect(!middle.shortened && middle.fontSize < espresso.fontSize, "\(r.json)")
-        #expect(middle.fontSize >= espresso.fontSize * FittedLabel.minimumScale - 0.01)
-        #expect(cut.shortened && abs(cut.fontSize - espresso.fontSize * FittedLabel.minimumScale) < 0.01)
+        #expect(middle.fontSize >= FittedLabel.legibleFloor - 0.01)
+        #expect(cut.shortened && abs(cut.fontSize - FittedLabel.legibleFloor) < 0.01)
         #expect(r.itemsOffScreen.isEmpty && r.itemsOverTitle.isEmpty, "\(r.json)")
     }
 
@@ -172,13 +179,15 @@ import Text
         let list = ScreenConfig(name: "settings", title: "Settings", layout: .list(ListStyle(columns: 2, rowHeight: 0.1)),
                                 sections: [MenuSection(items: ScreenFixtures.items(["Wi-Fi"])),
                                            MenuSection(items: ScreenFixtures.items(["Tea", String(repeating: "Very long label ", count: 20)]))])
-        let config = Self.config(Self.arc(["Espresso"], style: ArcStyle(rowLength: 0.2)), list)
+        // row_length = 0.2 is too short for "Espresso" at the theme's size but not at the floor:
+        // the label shrinks, the row grows to the floor's need, and nothing is said about it.
+        let config = Self.config(Self.arc(["Espresso", String(repeating: "Cappuccino ", count: 12)], style: ArcStyle(rowLength: 0.2)), list)
         let problems = LayoutProbe.warnings(config, file: "k.toml", panels: [PanelSize(width: 480, height: 800)],
                                             assets: LoadedAssets(font: font))
         let lines = problems.map(\.description)
         #expect(problems.allSatisfy { $0.severity == .warning })
         #expect(lines.contains { $0.hasPrefix("k.toml: screens.settings.sections[1].items[1]: warning: \"Very long") && $0.hasSuffix("at 480x800") }, "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("k.toml: screens.main.items[0]: warning: \"Espresso\" is shortened") }, "\(lines)")
-        #expect(!lines.contains { $0.contains("Wi-Fi") || $0.contains("\"Tea\"") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("k.toml: screens.main.items[1]: warning: \"Cappuccino") }, "\(lines)")
+        #expect(!lines.contains { $0.contains("Wi-Fi") || $0.contains("\"Tea\"") || $0.contains("Espresso") }, "\(lines)")
     }
 }

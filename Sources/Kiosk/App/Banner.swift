@@ -14,20 +14,23 @@ struct Banner {
     let until: Double
     /// `text` broken to fit the screen it was laid out for.
     private(set) var lines: [String]
+    /// The theme's `text_scale`: the banner's text grows with every other.
+    let scale: Double
 
-    init(_ text: String, until: Double, font: Font, width: Int, height: Int) {
+    init(_ text: String, until: Double, font: Font, width: Int, height: Int, scale: Double = 1) {
         self.text = text
         self.until = until
+        self.scale = scale.isFinite && scale > 0 ? scale : 1
         lines = []
         layOut(font: font, width: width, height: height)
     }
 
     /// Text size and line pitch for a screen `height` pixels high.
-    static func textSize(height: Int) -> Double { max(12, Double(height) * 0.035) }
+    static func textSize(height: Int, scale: Double = 1) -> Double { max(12, Double(height) * 0.035) * scale }
 
     /// Breaks `text` again for a screen of this size (a new display, a new font).
     mutating func layOut(font: Font, width: Int, height: Int) {
-        let size = Self.textSize(height: height)
+        let size = Self.textSize(height: height, scale: scale)
         lines = Self.wrap(text, font: font, size: size, width: Double(width) - 2 * size, maxLines: Self.maximumLines)
     }
 
@@ -67,7 +70,7 @@ struct Banner {
 
     /// Draws the bar at the bottom of a `width` x `height` canvas; returns what it covers.
     func draw(on canvas: Canvas, font: Font, theme: ThemeConfig, width: Int, height: Int) -> PixelRect {
-        let size = Self.textSize(height: height)
+        let size = Self.textSize(height: height, scale: scale)
         let pitch = size * 1.3
         let barHeight = size * 0.9 + pitch * Double(lines.count)
         let bar = Rect(x: 0, y: Double(height) - barHeight, width: Double(width), height: barHeight)

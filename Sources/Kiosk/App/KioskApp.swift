@@ -296,7 +296,8 @@ public final class KioskApp: FrameSource {
     // MARK: Banner
 
     public func showBanner(_ text: String, now: Double, seconds: Double = KioskApp.bannerSeconds) {
-        banner = Banner(text, until: now + seconds, font: navigator.resources.font, width: width, height: height)
+        banner = Banner(text, until: now + seconds, font: navigator.resources.font, width: width, height: height,
+                        scale: navigator.resources.textScale)
         frameNeed.raise(to: .full)
     }
 

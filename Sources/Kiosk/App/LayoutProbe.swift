@@ -49,7 +49,13 @@ public enum LayoutProbe {
                     let drawn = report.items.first { $0.index == item.index && $0.shortened }
                     warn(item.index, "\(quoted(item.label)) is shortened" + (drawn.map { " (\(Int($0.fontSize.rounded())) px)" } ?? ""))
                 }
+                if let panel = report.panel, panel.shortened {
+                    warn(nil, "the side panel shortens \(quoted(panel.label)); set side_panel = false or shorten the label")
+                }
                 var warned: Set<Int> = []
+                for item in report.itemsOverPanel where warned.insert(item.index).inserted {
+                    warn(item.index, "\(quoted(item.label)) runs into the side panel")
+                }
                 for item in report.itemsOverTitle where warned.insert(item.index).inserted {
                     warn(item.index, "\(quoted(item.label)) overlaps the title")
                 }
