@@ -471,11 +471,20 @@ public struct MenuItem: Sendable, Equatable {
     /// Absolute path of a PNG shown beside the label.
     public var icon: String?
     public var action: ItemAction
+    /// Names the item in the status file (unique in a config); needed by `value` and `toggle`.
+    public var id: String?
+    /// A live value shown with the label: where `{value}` is in it, else after it.
+    public var value: ValueSource?
+    /// Set with `action = .toggle`: the item is a switch.
+    public var toggle: ToggleConfig?
 
-    public init(label: String, icon: String? = nil, action: ItemAction) {
+    public init(label: String, icon: String? = nil, action: ItemAction, id: String? = nil, value: ValueSource? = nil, toggle: ToggleConfig? = nil) {
         self.label = label
         self.icon = icon
         self.action = action
+        self.id = id
+        self.value = value
+        self.toggle = toggle
     }
 }
 
@@ -492,6 +501,8 @@ public enum ItemAction: Sendable, Equatable {
     case reload
     case poweroff
     case reboot
+    /// Switch the item's `toggle` on or off (never written as `action`: a `toggle` table makes it).
+    case toggle
 
     /// Its kind, as the config's `action` key names it.
     public var kind: ActionKind {
@@ -503,6 +514,7 @@ public enum ItemAction: Sendable, Equatable {
         case .reload: return .reload
         case .poweroff: return .poweroff
         case .reboot: return .reboot
+        case .toggle: return .toggle
         }
     }
 }
@@ -511,7 +523,10 @@ public enum ItemAction: Sendable, Equatable {
 /// order is the one messages list them in, and the status file's `last_action.action` and the
 /// metrics' `kiosk_actions_total{action=...}` name actions by them (`Effect.kind`, `ActionOutcome`).
 public enum ActionKind: String, CaseIterable, Sendable, Hashable, Comparable, CustomStringConvertible {
-    case screen, exec, spawn, back, reload, poweroff, reboot
+    case screen, exec, spawn, back, reload, poweroff, reboot, toggle
+
+    /// The kinds an item's `action` key may name (a toggle is made by its `toggle` table).
+    public static var configurable: [ActionKind] { allCases.filter { $0 != .toggle } }
 
     public var description: String { rawValue }
 

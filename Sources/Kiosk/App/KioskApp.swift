@@ -22,6 +22,11 @@ public final class KioskApp: FrameSource {
     /// When someone last used the device: idle time (`idle_timeout`) counts from it. Shared
     /// with the runtime, which notes device input here and whose panel power counts from it too.
     public let activity: Activity
+    /// The live values and toggle states the labels show; set by the runtime's readings (and
+    /// later the control API).
+    public let values: LiveValues
+    /// The values' revision and the screen the top screen was last built with them for.
+    private var presented: (revision: Int, screen: ObjectIdentifier?, staleAt: Double?) = (-1, nil, nil)
     private var now: Double
     /// How much of the picture is out of date since the last frame the output took.
     public private(set) var frameNeed = FrameNeed.full
@@ -36,6 +41,7 @@ public final class KioskApp: FrameSource {
         applied = AppliedConfig(config, valid: valid, problems: problems, source: source)
         self.now = now
         activity = Activity(now: now)
+        values = LiveValues(config)
         lock = LockFlow(config.lock, store: lockStore, now: now)
         let resources = ScreenResources(theme: config.theme, assets: try Self.ready(assets, for: config), width: width, height: height)
         guard let home = config.screen(named: config.home) ?? config.screens.first else { throw KioskAppError.noScreens }
@@ -95,6 +101,7 @@ public final class KioskApp: FrameSource {
                 currentScreen.handle(.command(.next, count: steps), now: now)
             }
         }
+        presentValues(now: now)
         if currentScreen.needsFrame || currentScreen.isMoving { frameNeed.raise(to: .changed) }
         let screen = currentScreen
         // Events of a keypad stay the keypad's even after a right PIN replaced it mid-batch.
@@ -124,7 +131,53 @@ public final class KioskApp: FrameSource {
 
     public var nextDeadline: Double? {
         let idle = config.idleTimeout.flatMap { $0 > 0 && navigator.stack.count > 1 ? activity.lastInput + $0 : nil }
-        return [idle, banner?.until, autopilot?.nextStep, lock.nextDeadline(now: now, lastInput: activity.lastInput)].compactMap { $0 }.min()
+        return [idle, banner?.until, autopilot?.nextStep, lock.nextDeadline(now: now, lastInput: activity.lastInput),
+                values.nextStale(among: shownValueIDs, now: now)].compactMap { $0 }.min()
+    }
+
+    // MARK: Live values
+
+    /// The ids of the values and toggles on the screen shown (none on a keypad): the ones the
+    /// runtime keeps reading.
+    public var shownValueIDs: [String] {
+        guard !lock.isKeypadShown, let screen = config.screen(named: currentScreen.config.name) else { return [] }
+        return LivePresentation.ids(on: screen)
+    }
+
+    /// Builds the top screen again with the values as they stand, when they changed (or one
+    /// turned stale) since it was built. Not while it moves or a finger holds it: its motion
+    /// would be cut; the values show when it comes to rest.
+    public func presentValues(now: Double) {
+        let top = currentScreen
+        let stale = values.nextStale(among: shownValueIDs, now: now)
+        guard presented.revision != values.revision || presented.screen != ObjectIdentifier(top)
+                || (presented.staleAt.map { now >= $0 } ?? false) else { return }
+        guard !lock.isKeypadShown, !top.isMoving, !top.isHeld, !navigator.isTransitioning,
+              let written = config.screen(named: top.config.name) else { return }
+        let shown = LivePresentation.present(written, values: values, now: now)
+        presented = (values.revision, ObjectIdentifier(top), stale)
+        guard shown != top.config else { return }
+        do {
+            let screen = try ScreenFactory.make(shown, resources: navigator.resources, showsBack: navigator.stack.count > 1)
+            screen.select(top.selectedIndex)
+            navigator.swapTop(for: screen)
+            presented.screen = ObjectIdentifier(screen)
+            frameNeed.raise(to: .full)
+        } catch {
+            Log.error("live values: \(error)")
+        }
+    }
+
+    /// A toggle's `on`/`off` command ended; a failure keeps the old state and shows a banner.
+    public func toggleSwitched(_ id: String, label: String, failure: String?, now: Double) {
+        self.now = now
+        actions.count(.toggle, failed: failure != nil)
+        if let message = values.switchEnded(id, failure: failure, now: now) {
+            actions.record(label, .toggle, message)
+            showBanner("\(label): \(message)", now: now)
+        } else {
+            actions.record(label, .toggle, "switched")
+        }
     }
 
     /// The current screen's scroll position: what a frame drawn now shows.
@@ -212,7 +265,20 @@ public final class KioskApp: FrameSource {
             ask(.poweroff, for: item, "requested")
         case .reboot:
             ask(.reboot, for: item, "requested")
+        case .toggle:
+            guard let id = item.id, let toggle = values.toggle(id) else { return }
+            guard let on = values.beginSwitch(id, now: now) else {
+                Log.info("\"\(id)\" is still switching; press ignored")
+                return
+            }
+            actions.record(item.label, .toggle, on ? "switching on" : "switching off")
+            effects.append(.switchToggle(id: id, command: on ? toggle.on : toggle.off, label: Self.plainLabel(item)))
         }
+    }
+
+    /// An item's label without its value's placeholder (for banners and logs).
+    static func plainLabel(_ item: MenuItem) -> String {
+        item.label.replacing(LiveLabel.placeholder, with: "").trimmingWhitespace
     }
 
     /// Opens screen `name` for `item`, or the keypad in front of it.
@@ -228,7 +294,7 @@ public final class KioskApp: FrameSource {
                 actions.record(item.label, .screen, "locked: PIN asked for \(name)")
                 return
             }
-            navigator.push(try ScreenFactory.make(target, resources: navigator.resources, showsBack: true), now: now)
+            navigator.push(try ScreenFactory.make(target, resources: navigator.resources, showsBack: true, values: values, now: now), now: now)
             actions.record(item.label, .screen, "opened \(name)")
             actions.count(.screen, failed: false)
         } catch {
@@ -318,6 +384,7 @@ public final class KioskApp: FrameSource {
             return false
         }
         lock.configure(old: config, new: new)
+        values.configure(new)
         do {
             let rebuilt = try rebuild(config: new, assets: try Self.ready(assets, for: new), width: width, height: height)
             navigator.transitionStyle = new.transition
@@ -355,11 +422,11 @@ public final class KioskApp: FrameSource {
         let old = navigator.stack
         let homeName = new.screen(named: new.home)?.name ?? new.screens.first?.name
         guard let homeConfig = homeName.flatMap(new.screen(named:)) else { throw KioskAppError.noScreens }
-        var stack: [MenuScreen] = [try ScreenFactory.make(homeConfig, resources: resources, showsBack: false)]
+        var stack: [MenuScreen] = [try ScreenFactory.make(homeConfig, resources: resources, showsBack: false, values: values, now: now)]
         for screen in old.dropFirst() {
             // A keypad is not a config screen: it ends the kept stack, as does a newly locked screen.
             guard let c = new.screen(named: screen.config.name), !lock.isLocked(c) else { break }
-            stack.append(try ScreenFactory.make(c, resources: resources, showsBack: true))
+            stack.append(try ScreenFactory.make(c, resources: resources, showsBack: true, values: values, now: now))
         }
         for (i, screen) in stack.enumerated() where i < old.count && old[i].config.name == screen.config.name {
             Self.carryOver(from: old[i], to: screen, now: now)
