@@ -45,7 +45,7 @@ public final class KioskApp: FrameSource {
         lock = LockFlow(config.lock, store: lockStore, now: now)
         let resources = ScreenResources(theme: config.theme, assets: try Self.ready(assets, for: config), width: width, height: height)
         guard let home = config.screen(named: config.home) ?? config.screens.first else { throw KioskAppError.noScreens }
-        navigator = Navigator(home: try ScreenFactory.make(home, resources: resources, showsBack: false), resources: resources,
+        navigator = Navigator(home: try ScreenFactory.make(home, resources: resources, showsBack: false, values: values, now: now), resources: resources,
                               transitionStyle: config.transition)
     }
 
@@ -239,7 +239,9 @@ public final class KioskApp: FrameSource {
         case .back:
             goBack()
         case .activated(let index):
-            let items = screen.config.items
+            // The items as written: the screen's labels carry their values.
+            let written = config.screen(named: screen.config.name)?.items
+            let items = written?.count == screen.config.items.count ? written! : screen.config.items
             guard items.indices.contains(index) else { return }
             activate(items[index])
         }

@@ -183,10 +183,9 @@ public final class LiveValues {
         if toggles[id] != nil {
             let s = switches[id] ?? ToggleSwitch()
             let shown = s.shown
-            switch state(id, now: now) {
-            case .stale, .failed where s.target == nil: return LiveLabel.staleMark + " " + shown
-            default: return shown
-            }
+            // A switch in progress shows that, marked or not.
+            let doubtful = state(id, now: now) == .stale || state(id, now: now) == .failed
+            return doubtful && s.target == nil ? LiveLabel.staleMark + " " + shown : shown
         }
         return nil
     }
