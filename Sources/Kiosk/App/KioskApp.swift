@@ -25,8 +25,12 @@ public final class KioskApp: FrameSource {
     /// The live values and toggle states the labels show; set by the runtime's readings (and
     /// later the control API).
     public let values: LiveValues
-    /// The values' revision and the screen the top screen was last built with them for.
-    private var presented: (revision: Int, screen: ObjectIdentifier?, staleAt: Double?) = (-1, nil, nil)
+    /// The values' revision and the screen the top screen was last built with them for, when, and
+    /// the next moment a shown value turns stale.
+    private var presented: (revision: Int, screen: ObjectIdentifier?, at: Double, staleAt: Double?) = (-1, nil, -.infinity, nil)
+    /// Values that change on the screen shown build it again at most this often (readings that
+    /// end one after the other are shown together).
+    static let valueRebuildInterval = 0.2
     private var now: Double
     /// How much of the picture is out of date since the last frame the output took.
     public private(set) var frameNeed = FrameNeed.full
@@ -131,8 +135,12 @@ public final class KioskApp: FrameSource {
 
     public var nextDeadline: Double? {
         let idle = config.idleTimeout.flatMap { $0 > 0 && navigator.stack.count > 1 ? activity.lastInput + $0 : nil }
+        // Readings waiting for the rebuild interval (not those waiting for a screen to come to rest:
+        // its motion's frames and its release bring passes anyway).
+        let valuesDue = presented.at + Self.valueRebuildInterval
+        let valuesWaiting = presented.revision != values.revision && valuesDue > now ? valuesDue : nil
         return [idle, banner?.until, autopilot?.nextStep, lock.nextDeadline(now: now, lastInput: activity.lastInput),
-                values.nextStale(among: shownValueIDs, now: now)].compactMap { $0 }.min()
+                values.nextStale(among: shownValueIDs, now: now), valuesWaiting].compactMap { $0 }.min()
     }
 
     // MARK: Live values
@@ -150,12 +158,14 @@ public final class KioskApp: FrameSource {
     public func presentValues(now: Double) {
         let top = currentScreen
         let stale = values.nextStale(among: shownValueIDs, now: now)
-        guard presented.revision != values.revision || presented.screen != ObjectIdentifier(top)
-                || (presented.staleAt.map { now >= $0 } ?? false) else { return }
+        let sameScreen = presented.screen == ObjectIdentifier(top)
+        guard presented.revision != values.revision || !sameScreen || (presented.staleAt.map { now >= $0 } ?? false) else { return }
+        // New readings on the same screen wait for the interval; another screen is built at once.
+        if sameScreen, now < presented.at + Self.valueRebuildInterval { return }
         guard !lock.isKeypadShown, !top.isMoving, !top.isHeld, !navigator.isTransitioning,
               let written = config.screen(named: top.config.name) else { return }
         let shown = LivePresentation.present(written, values: values, now: now)
-        presented = (values.revision, ObjectIdentifier(top), stale)
+        presented = (values.revision, ObjectIdentifier(top), now, stale)
         guard shown != top.config else { return }
         do {
             let screen = try ScreenFactory.make(shown, resources: navigator.resources, showsBack: navigator.stack.count > 1)

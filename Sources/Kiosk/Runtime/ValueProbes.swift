@@ -14,6 +14,8 @@ final class ValueProbes {
     static let outputCap = 64 * 1024
     /// Bytes of a value file read.
     static let fileCap = 4096
+    /// Reads of 16 KiB per turn of the loop for one probe's output.
+    static let drainChunks = 4
 
     private enum Kind: Equatable {
         case value, state
@@ -121,11 +123,15 @@ final class ValueProbes {
         }
     }
 
-    /// Reads what the probe `pid` printed so far; at the end of its output stops watching.
-    private func drain(_ pid: pid_t) {
+    /// Reads what the probe `pid` printed so far, at most `drainChunks` reads per call (a program
+    /// that prints without end must not hold the loop: the loop comes back while more is there);
+    /// at the end of its output stops watching. `all`: until nothing is left (it has ended).
+    private func drain(_ pid: pid_t, all: Bool = false) {
         guard let fd = jobs[pid]?.pipe else { return }
         var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
+        var reads = 0
+        while all || reads < Self.drainChunks {
+            reads += 1
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
             if n > 0 {
                 let room = max(0, Self.outputCap - (jobs[pid]?.output.count ?? 0))
@@ -146,7 +152,7 @@ final class ValueProbes {
     /// Probes reaped: each one's reading delivered, or its switch reported.
     func reaped(now: Double) {
         for (pid, end) in children.takeProbeEnds() {
-            drain(pid)
+            drain(pid, all: true)
             guard let job = jobs.removeValue(forKey: pid) else { continue }
             if let fd = job.pipe { loop.unwatch(fd.rawValue) }
             var failure: String?
