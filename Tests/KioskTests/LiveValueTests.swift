@@ -245,4 +245,64 @@ import Testing
         #expect(app.bannerText == "Lights: could not switch off: exited with status 1")
         #expect(app.currentScreen.config.items[2].label == "Lights  ● ON")
     }
+
+    // MARK: Goldens
+
+    /// A value, a stale value, a toggle on and off, and a long label with its value, drawn as the
+    /// kiosk draws them, landscape and portrait.
+    @Test(arguments: [(800, 480), (480, 800)]) func valuesAndTogglesAsDrawn(size: (Int, Int)) throws {
+        let text = """
+            home = "main"
+
+            [screens.main]
+            style = "list"
+            title = "Workshop"
+
+            [[screens.main.sections]]
+            title = "Printer"
+
+            [[screens.main.sections.items]]
+            id = "nozzle"
+            label = "Nozzle {value}"
+            action = "back"
+            value = { command = ["/bin/true"], format = "%.1f", unit = "°C" }
+
+            [[screens.main.sections.items]]
+            id = "bed"
+            label = "Bed"
+            action = "back"
+            value = { file = "/tmp/bed", unit = "°C" }
+
+            [[screens.main.sections.items]]
+            id = "enclosure"
+            label = "Temperature inside the enclosure of the second printer {value}"
+            action = "back"
+            value = { file = "/tmp/enclosure", unit = "°C" }
+
+            [[screens.main.sections]]
+            title = "Switches"
+
+            [[screens.main.sections.items]]
+            id = "lights"
+            label = "Workshop lights"
+            toggle = { file = "/tmp/lights", on = ["/bin/true"], off = ["/bin/true"] }
+
+            [[screens.main.sections.items]]
+            id = "fan"
+            label = "Extractor fan"
+            toggle = { file = "/tmp/fan", on = ["/bin/true"], off = ["/bin/true"] }
+
+            """
+        let app = try KioskApp(config: try config(text), width: size.0, height: size.1, now: 0)
+        try app.values.set("nozzle", text: "215.27", now: 0)
+        try app.values.set("bed", text: "60", now: 0)
+        app.values.failed("bed", why: "timed out", now: 0)
+        try app.values.set("enclosure", text: "31.5", now: 0)
+        try app.values.setToggle("lights", on: true, now: 0)
+        try app.values.setToggle("fan", on: false, now: 0)
+        _ = app.advance(now: 0.5)
+        let frame = try PixelBuffer(width: size.0, height: size.1)
+        _ = app.draw(on: Canvas(frame), full: true)
+        try goldens.expectMatches(frame, "live-values-\(size.0)x\(size.1)")
+    }
 }
