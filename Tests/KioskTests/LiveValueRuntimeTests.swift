@@ -72,6 +72,20 @@ import Testing
         #expect(status.contains(#""values": [{"id": "cmd", "state": "ok", "why": null, "age": 0}"#), "\(status)")
     }
 
+    /// A file outside /sys is watched: written in place or replaced by a rename, it shows at
+    /// once, long before its `every` (60 s) would read it again.
+    @Test func aWatchedFileShowsAtOnce() throws {
+        let r = try Running(items: Self.item("file", #"{ file = "DIR/temp", every = 60 }"#))
+        try r.turn { r.label(0) == "file 21.5" }
+        r.scratch.write("temp", "23\n")
+        try r.turn { r.label(0) == "file 23" }
+        #expect(r.label(0) == "file 23")
+        r.scratch.write("temp.new", "24\n")
+        rename(r.scratch.path + "/temp.new", r.scratch.path + "/temp")
+        try r.turn { r.label(0) == "file 24" }
+        #expect(r.label(0) == "file 24")
+    }
+
     @Test func badCommandsAndFilesAreShownStaleAndNeverBlockTheLoop() throws {
         let r = try Running(items:
             Self.item("hang", #"{ command = ["/bin/sleep", "30"], every = 0.2, timeout = 0.5 }"#)

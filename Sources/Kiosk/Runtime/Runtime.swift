@@ -123,6 +123,7 @@ public final class Runtime {
         }
         frames.onShown = { [unowned self] count in self.frameShown(count) }
         probes.changed = { [unowned self] in self.frames.requestPass() }
+        try probes.attach()
         probes.switchEnded = { [unowned self] id, label, failure in
             self.app.toggleSwitched(id, label: label, failure: failure, now: MonotonicClock.now())
         }

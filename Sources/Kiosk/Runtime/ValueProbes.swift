@@ -7,7 +7,7 @@ import KioskSystem
 /// commands: a command's output comes through a pipe the loop watches (never waited for), capped
 /// at `outputCap`, and a command past its timeout is killed; files are read without blocking.
 /// A value is read when its screen comes up and then every `every` seconds while it stays, never
-/// while the panel is off. The programs themselves are `ChildProcesses`' (started, reaped);
+/// while the panel is off; a file outside /sys and /proc also when inotify says it changed. The programs themselves are `ChildProcesses`' (started, reaped);
 /// the readings go to `LiveValues`. Each problem is logged once, and again only when it changes.
 final class ValueProbes {
     /// Bytes of a command's output kept; the rest is read and dropped, so the program never blocks on a full pipe.
@@ -36,6 +36,8 @@ final class ValueProbes {
     private let children: ChildProcesses
     private let values: LiveValues
     private let loop: EventLoop
+    /// nil when inotify could not be had: files are then polled only.
+    private let files: ValueFileWatch?
     private var jobs: [pid_t: Job] = [:]
     /// When each shown value is read next.
     private var due: [String: Double] = [:]
@@ -51,6 +53,30 @@ final class ValueProbes {
         self.children = children
         self.values = values
         self.loop = loop
+        do {
+            files = try ValueFileWatch()
+        } catch {
+            Log.warning("value files are read every `every` seconds only: \(error)")
+            files = nil
+        }
+    }
+
+    /// Registers the file watch with the loop (once, at start).
+    func attach() throws(SystemError) {
+        guard let files else { return }
+        try loop.watch(files.descriptor.rawValue) { [unowned self] in
+            let changed = files.drain()
+            guard !changed.isEmpty else { return }
+            let now = MonotonicClock.now()
+            for id in self.shown where self.filePath(id).map(changed.contains) == true { self.due[id] = now }
+            self.changed()
+        }
+    }
+
+    private func filePath(_ id: String) -> String? {
+        if case .file(let path)? = values.source(id)?.origin { return path }
+        if case .file(let path)? = values.toggle(id)?.state { return path }
+        return nil
     }
 
     var running: Int { jobs.count }
@@ -58,6 +84,8 @@ final class ValueProbes {
     /// Starts the readings due among `shownIDs` (those just shown at once); kills the probes past their timeout.
     func advance(now: Double, shownIDs: [String], panelOff: Bool) {
         for id in shownIDs where !shown.contains(id) { due[id] = now }
+        // (Compared inside: a reload may move a shown value to another file.)
+        files?.watch(shownIDs.compactMap(filePath))
         shown = shownIDs
         due = due.filter { shownIDs.contains($0.key) }
         for (pid, job) in jobs where !job.timedOut && job.deadline <= now {
