@@ -199,6 +199,8 @@ struct ConfigDecoder {
         let style = t.choice("style", ScreenStyle.allCases.map(\.rawValue)).flatMap(ScreenStyle.init(rawValue:))
         if style == nil, !t.has("style") { t.fail("style", "missing: expected \(Self.alternatives(ScreenStyle.allCases.map(\.rawValue)))") }
         let title = t.string("title")
+        let id = t.string("id")
+        let value = t.table("value").flatMap(decodeValue)
         let screenBackground = t.table("background").map { decodeBackground($0, over: background) } ?? background
         let direction = t.choice("direction", ["ltr", "rtl"]).flatMap(TextDirection.init(rawValue:)) ?? .leftToRight
         var pinHash: PinHash?
@@ -259,7 +261,7 @@ struct ConfigDecoder {
         if let style { rejectOtherStylesKeys(t, style: style) }
         t.finish()
         return ScreenConfig(name: name, title: title, layout: layout, background: screenBackground, sections: sections,
-                            direction: direction, pinHash: pinHash)
+                            direction: direction, pinHash: pinHash, id: id, value: value)
     }
 
     /// Refuses the keys of another style (`StyleKey.styles`) saying whose they are, rather than

@@ -306,20 +306,27 @@ private struct ValidationRun {
     /// the control API name items by it alone).
     mutating func checkItemIDs(_ config: KioskConfig) {
         var first: [String: ConfigKeyPath] = [:]
+        func check(_ id: String, at path: ConfigKeyPath) {
+            if let problem = ItemID.problem(id) {
+                fail(path, problem)
+            } else if let other = first[id] {
+                fail(path, "\"\(id)\" is already the id of \(other); ids are unique in a config")
+            } else {
+                first[id] = path
+            }
+        }
         for screen in config.screens {
             let base = ConfigKeyPath([.key("screens"), .key(screen.name)])
+            if let id = screen.id { check(id, at: base.appending("id")) }
+            if screen.value != nil, screen.id == nil {
+                fail(base.appending("value"), "needs an id (id = \"printer-state\"): the status file names live values by it")
+            }
+            if let value = screen.value, case .command(let c) = value.origin { checkCommand(c, at: base.appending("value").appending("command")) }
             for (s, section) in screen.sections.enumerated() {
                 let sectionPath = screen.style == .list ? base.appending(StyleKey.sections).appending(index: s) : base
                 for (i, item) in section.items.enumerated() {
                     guard let id = item.id else { continue }
-                    let path = sectionPath.appending("items").appending(index: i).appending("id")
-                    if let problem = ItemID.problem(id) {
-                        fail(path, problem)
-                    } else if let other = first[id] {
-                        fail(path, "\"\(id)\" is already the id of \(other); ids are unique in a config")
-                    } else {
-                        first[id] = path
-                    }
+                    check(id, at: sectionPath.appending("items").appending(index: i).appending("id"))
                 }
             }
         }

@@ -325,9 +325,16 @@ public struct ScreenConfig: Sendable, Equatable {
     public var direction: TextDirection
     /// Set: the screen opens only after this PIN is entered on a keypad.
     public var pinHash: PinHash?
+    /// Names the title's live value (`value`), like an item's `id`.
+    public var id: String?
+    /// A live value shown in the title: where `{value}` is in it, else after it.
+    public var value: ValueSource?
 
     public init(name: String, title: String? = nil, layout: ScreenLayout, background: BackgroundConfig = BackgroundConfig(),
-                sections: [MenuSection], direction: TextDirection = .leftToRight, pinHash: PinHash? = nil) {
+                sections: [MenuSection], direction: TextDirection = .leftToRight, pinHash: PinHash? = nil,
+                id: String? = nil, value: ValueSource? = nil) {
+        self.id = id
+        self.value = value
         self.name = name
         self.title = title
         self.layout = layout

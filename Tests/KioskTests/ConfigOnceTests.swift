@@ -23,7 +23,7 @@ import Text
     /// What the decoder reads for each style is `StyleKey`'s list for it, in its order, after the
     /// keys every screen has.
     @Test(arguments: ScreenStyle.allCases) func theDecoderReadsExactlyTheStylesKeys(style: ScreenStyle) throws {
-        let common = ["style", "title", "background", "direction", "pin_hash"]
+        let common = ["style", "title", "id", "value", "background", "direction", "pin_hash"]
         #expect(try knownKeys(style: style) == common + style.keys.map(\.rawValue))
     }
 

@@ -69,7 +69,7 @@ import Testing
         #expect(r.label(0) == "cmd 22.2 °C" && r.label(1) == "file 22.25")
         #expect(r.health("cmd")?.state == .ok && r.health("file")?.state == .ok)
         let status = String(decoding: readBytes(r.scratch.path + "/status.json"), as: UTF8.self)
-        #expect(status.contains(#""values": [{"id": "cmd", "state": "ok", "why": null, "age": 0}"#), "\(status)")
+        #expect(status.contains(#""values": [{"id": "cmd", "state": "ok", "why": null, "age": "#), "\(status)")
     }
 
     /// A file outside /sys is watched: written in place or replaced by a rename, it shows at

@@ -246,6 +246,27 @@ import Testing
         #expect(app.currentScreen.config.items[2].label == "Lights  ● ON")
     }
 
+    @Test func aTitleCarriesAValue() throws {
+        let text = Self.printer.replacing("title = \"Printer\"\n", with: """
+            title = "Printer {value}"
+            id = "job"
+            value = { file = "/run/printer/job" }
+
+            """)
+        let c = try config(text)
+        let app = try KioskApp(config: c, width: 800, height: 480, now: 0)
+        #expect(app.shownValueIDs.first == "job")
+        #expect(app.currentScreen.config.title == "Printer —")
+        try app.values.set("job", text: "benchy.gcode 42%", now: 0)
+        _ = app.advance(now: 0.5)
+        #expect(app.currentScreen.config.title == "Printer benchy.gcode 42%")
+        // Its id shares the items' namespace; a value needs one.
+        let clash = check(text.replacing("id = \"job\"", with: "id = \"nozzle\"")).problems.map(\.description)
+        #expect(clash.contains { $0.contains("screens.main.sections[0].items[0].id: \"nozzle\" is already the id of screens.main.id") }, "\(clash)")
+        let missing = check(text.replacing("id = \"job\"\n", with: "")).problems.map(\.description)
+        #expect(missing.contains { $0.contains("screens.main.value: needs an id") }, "\(missing)")
+    }
+
     // MARK: Goldens
 
     /// A value, a stale value, a toggle on and off, and a long label with its value, drawn as the

@@ -6,6 +6,9 @@ import KioskConfiguration
 enum LivePresentation {
     static func present(_ screen: ScreenConfig, values: LiveValues, now: Double) -> ScreenConfig {
         var shown = screen
+        if let id = screen.id, screen.value != nil, let title = screen.title, let text = values.shownText(id, now: now) {
+            shown.title = LiveLabel.compose(title, value: text)
+        }
         for s in shown.sections.indices {
             for i in shown.sections[s].items.indices {
                 let item = shown.sections[s].items[i]
@@ -16,8 +19,9 @@ enum LivePresentation {
         return shown
     }
 
-    /// The ids of the values and toggles on `screen`.
+    /// The ids of the values and toggles on `screen` (its title's first).
     static func ids(on screen: ScreenConfig) -> [String] {
-        screen.items.compactMap { item in item.value != nil || item.toggle != nil ? item.id : nil }
+        (screen.value != nil ? [screen.id].compactMap { $0 } : [])
+            + screen.items.compactMap { item in item.value != nil || item.toggle != nil ? item.id : nil }
     }
 }

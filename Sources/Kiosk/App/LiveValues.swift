@@ -66,6 +66,7 @@ public final class LiveValues {
     public func configure(_ config: KioskConfig) {
         var newValues: [String: ValueSource] = [:], newToggles: [String: ToggleConfig] = [:]
         for screen in config.screens {
+            if let id = screen.id, let v = screen.value { newValues[id] = v }
             for item in screen.items {
                 guard let id = item.id else { continue }
                 if let v = item.value { newValues[id] = v }

@@ -61,14 +61,20 @@ public enum ProcessLauncher {
     /// send its own READY/STOPPING/WATCHDOG to the kiosk's unit (which rejects and logs them).
     public static let serviceOnly: Set<String> = ["NOTIFY_SOCKET", "WATCHDOG_PID", "WATCHDOG_USEC"]
 
-    /// Children that have ended, without waiting: (pid, what happened, whether it failed, the
-    /// exit status when it exited).
-    public static func reap() -> [(pid: pid_t, result: String, failed: Bool, code: Int32?)] {
+    /// Which of `pids` (children of this process) have ended, without waiting: (pid, what
+    /// happened, whether it failed, the exit status when it exited). Only those: a child another
+    /// owner started (a second runtime in one process: the tests) is left to it.
+    public static func reap(_ pids: some Sequence<pid_t>) -> [(pid: pid_t, result: String, failed: Bool, code: Int32?)] {
         var ended: [(pid_t, String, Bool, Int32?)] = []
-        while true {
+        for child in pids {
             var status: Int32 = 0
-            let pid = waitpid(-1, &status, WNOHANG)
-            guard pid > 0 else { break }
+            let pid = waitpid(child, &status, WNOHANG)
+            if pid < 0, errno == ECHILD {
+                // Not (or no longer) a child: it is over, whatever it did; never waited for again.
+                ended.append((child, "ended (its exit status was taken elsewhere)", true, nil))
+                continue
+            }
+            guard pid > 0 else { continue }
             let signal = status & 0x7f
             if signal == 0 {
                 let code = (status >> 8) & 0xff

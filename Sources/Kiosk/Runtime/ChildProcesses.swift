@@ -46,7 +46,8 @@ final class ChildProcesses {
     /// The children that ended since the last call: what they were started for, and how they ended.
     func reap() -> [(effect: ActionRequest, pid: pid_t, result: String, failed: Bool)] {
         var ended: [(ActionRequest, pid_t, String, Bool)] = []
-        for (pid, result, failed, code) in ProcessLauncher.reap() {
+        let mine = Array(probes) + Array(background.keys) + [displayOwner?.pid].compactMap { $0 }
+        for (pid, result, failed, code) in ProcessLauncher.reap(mine) {
             if probes.remove(pid) != nil {
                 probesEnded[pid] = (result, code)
             } else if let owner = displayOwner, owner.pid == pid {
