@@ -1,4 +1,4 @@
-// Linux interfaces Glibc's Swift module leaves out: epoll, signalfd, timerfd, eventfd, inotify, VT, evdev, malloc_trim.
+// Linux interfaces Glibc's Swift module leaves out: epoll, signalfd, timerfd, eventfd, inotify, VT, evdev, malloc_trim, pipe2.
 #pragma once
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
@@ -13,3 +13,7 @@
 
 // EVIOCSCLOCKID is a function-like macro (_IOW), which Swift cannot import: the same value as a constant.
 static const unsigned long kiosk_EVIOCSCLOCKID = EVIOCSCLOCKID;
+
+// pipe2 is declared only under _GNU_SOURCE, which Swift's Glibc module does not define.
+#include <unistd.h>
+extern int pipe2(int pipefd[2], int flags);

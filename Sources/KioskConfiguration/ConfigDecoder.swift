@@ -202,6 +202,8 @@ struct ConfigDecoder {
         let style = t.choice("style", ScreenStyle.allCases.map(\.rawValue)).flatMap(ScreenStyle.init(rawValue:))
         if style == nil, !t.has("style") { t.fail("style", "missing: expected \(Self.alternatives(ScreenStyle.allCases.map(\.rawValue)))") }
         let title = t.string("title")
+        let id = t.string("id")
+        let value = t.table("value").flatMap(decodeValue)
         let screenBackground = t.table("background").map { decodeBackground($0, over: background) } ?? background
         let direction = t.choice("direction", ["ltr", "rtl"]).flatMap(TextDirection.init(rawValue:)) ?? .leftToRight
         var pinHash: PinHash?
@@ -263,7 +265,7 @@ struct ConfigDecoder {
         if let style { rejectOtherStylesKeys(t, style: style) }
         t.finish()
         return ScreenConfig(name: name, title: title, layout: layout, background: screenBackground, sections: sections,
-                            direction: direction, pinHash: pinHash)
+                            direction: direction, pinHash: pinHash, id: id, value: value)
     }
 
     /// Refuses the keys of another style (`StyleKey.styles`) saying whose they are, rather than
@@ -289,9 +291,20 @@ struct ConfigDecoder {
         if label == nil, !t.has("label") { t.fail("label", "missing: every item needs a label") }
         let icon = t.string("icon").map { resolve($0) }
         let description = t.string("description")
-        let kind = t.choice("action", ActionKind.allCases.map(\.rawValue)).flatMap(ActionKind.init(rawValue:))
+        let id = t.string("id")
+        let value = t.table("value").flatMap(decodeValue)
+        let toggle = t.table("toggle").flatMap(decodeToggle)
+        if t.has("toggle") {
+            // A switch is what activating it does: no other action goes with it.
+            if t.has("action") { _ = t.value("action"); t.fail("action", "a toggle item switches when activated; leave out action") }
+            if t.has("value") { t.fail("value", "a toggle shows its state; an item has a value or a toggle, not both") }
+            t.finish()
+            return MenuItem(label: label ?? "", icon: icon, action: .toggle, description: description, id: id, toggle: toggle)
+        }
+        let kinds = ActionKind.configurable.map(\.rawValue)
+        let kind = t.choice("action", kinds).flatMap(ActionKind.init(rawValue:))
         if kind == nil, !t.has("action") {
-            t.fail("action", "missing: expected one of \(ActionKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
+            t.fail("action", "missing: expected one of \(kinds.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
         var action = ItemAction.back
         switch kind {
@@ -304,7 +317,7 @@ struct ConfigDecoder {
         case .reload?: action = .reload
         case .poweroff?: action = .poweroff
         case .reboot?: action = .reboot
-        case .back?, nil: action = .back
+        case .back?, .toggle?, nil: action = .back
         }
         if kind != .screen, t.has("screen") { _ = t.value("screen"); t.fail("screen", "only used with action = \"\(ActionKind.screen)\"") }
         if kind != .exec, kind != .spawn {
@@ -314,7 +327,83 @@ struct ConfigDecoder {
             }
         }
         t.finish()
-        return MenuItem(label: label ?? "", icon: icon, action: action, description: description)
+        return MenuItem(label: label ?? "", icon: icon, action: action, description: description, id: id, value: value)
+    }
+
+    // MARK: Live values and toggles
+
+    /// `value = { command = [...] | file = "...", every, timeout, stale_after, format, scale, unit }`.
+    func decodeValue(_ t: ConfigTableReader) -> ValueSource? {
+        let origin = decodeOrigin(t, commandKey: "command", what: "a value")
+        let every = positiveSeconds(t, "every")
+        let timeout = positiveSeconds(t, "timeout")
+        let staleAfter = positiveSeconds(t, "stale_after")
+        var format: ValueFormat?
+        if let text = t.string("format") {
+            do { format = try ValueFormat(text) } catch { t.fail("format", "\"\(text)\" \(error.description)") }
+        }
+        let scale = t.double("scale")
+        let unit = t.string("unit")
+        t.finish()
+        guard let origin else { return nil }
+        let e = every ?? ValueSource.defaultEvery, o = timeout ?? ValueSource.defaultTimeout
+        return ValueSource(origin: origin, every: e, timeout: o, staleAfter: staleAfter, format: format, scale: scale, unit: unit)
+    }
+
+    /// `toggle = { state = [...] | file = "...", on = [...], off = [...], every, timeout }`.
+    func decodeToggle(_ t: ConfigTableReader) -> ToggleConfig? {
+        let state = decodeOrigin(t, commandKey: "state", what: "a toggle's state")
+        let on = argv(t, "on"), off = argv(t, "off")
+        if on == nil, !t.has("on") { t.fail("on", "missing: the command that switches it on, e.g. on = [\"/usr/bin/lights\", \"on\"]") }
+        if off == nil, !t.has("off") { t.fail("off", "missing: the command that switches it off") }
+        let every = positiveSeconds(t, "every")
+        let timeout = positiveSeconds(t, "timeout")
+        t.finish()
+        guard let state, let on, let off else { return nil }
+        return ToggleConfig(state: state, on: on, off: off, every: every ?? ValueSource.defaultEvery, timeout: timeout ?? ToggleConfig.defaultTimeout)
+    }
+
+    /// A command under `commandKey`, or a file under `file`: exactly one.
+    private func decodeOrigin(_ t: ConfigTableReader, commandKey: String, what: String) -> ValueOrigin? {
+        let command = argv(t, commandKey)
+        let file = t.string("file").map { resolve($0) }
+        switch (command, file) {
+        case (let c?, nil): return .command(c)
+        case (nil, let f?):
+            if f.isEmpty || f.hasSuffix("/") { t.fail("file", "expected a file's path") ; return nil }
+            return .file(f)
+        case (_?, _?):
+            t.fail("file", "\(what) comes from \(commandKey) or file, not both")
+            return nil
+        case (nil, nil):
+            if !t.has(commandKey), !t.has("file") {
+                t.fail(commandKey, "missing: \(what) comes from \(commandKey) = [\"/path/to/program\", \"arg\"] or file = \"/path\"")
+            }
+            return nil
+        }
+    }
+
+    /// An argv array under `key` (no environment: a reading inherits the kiosk's).
+    private func argv(_ t: ConfigTableReader, _ key: String) -> Command? {
+        if let v = t.value(key), let text = v.string {
+            t.fail(key, "expected an array of strings (argv), got a string; write \(key) = [\(suggestedArgv(text))]: commands never go through a shell")
+            return nil
+        }
+        guard let argv = t.stringArray(key) else { return nil }
+        guard let first = argv.first, !first.isEmpty else {
+            t.fail(key, argv.isEmpty ? "empty: expected at least the program" : "the program name is empty")
+            return nil
+        }
+        var resolved = argv
+        if first.contains("/") { resolved[0] = resolve(first) }
+        return Command(argv: resolved)
+    }
+
+    /// Seconds above 0 and at most a day.
+    private func positiveSeconds(_ t: ConfigTableReader, _ key: String) -> Double? {
+        guard let v = t.double(key) else { return nil }
+        guard v >= 0.05, v <= 86400 else { t.fail(key, "expected seconds from 0.05 to 86400, got \(v)"); return nil }
+        return v
     }
 
     private func decodeCommand(_ t: ConfigTableReader) -> Command? {

@@ -109,6 +109,7 @@ private struct ValidationRun {
         checkBackground(config.background, at: "background")
         checkInput(config.input)
         checkScreens(config)
+        checkItemIDs(config)
         checkContrast(config)
         if let font { checkText(config, font: font) }
     }
@@ -297,8 +298,51 @@ private struct ValidationRun {
             }
         case .exec(let command), .spawn(let command):
             checkCommand(command, at: path.appending("command"))
+        case .toggle:
+            if let toggle = item.toggle {
+                if case .command(let c) = toggle.state { checkCommand(c, at: path.appending("toggle").appending("state")) }
+                checkCommand(toggle.on, at: path.appending("toggle").appending("on"))
+                checkCommand(toggle.off, at: path.appending("toggle").appending("off"))
+            }
         case .back, .reload, .poweroff, .reboot:
             break
+        }
+        if let value = item.value, case .command(let c) = value.origin { checkCommand(c, at: path.appending("value").appending("command")) }
+        if (item.value != nil || item.toggle != nil), item.id == nil {
+            fail(path.appending(item.value != nil ? "value" : "toggle"), "needs an id (id = \"nozzle\"): the status file names live values by it")
+        }
+        if item.value == nil, item.label.contains(LiveLabel.placeholder) {
+            warn(path.appending("label"), "\(LiveLabel.placeholder) is shown as written: this item has no value = { ... }")
+        }
+    }
+
+    /// Every item's `id`: well formed, and used once in the whole config (the status file and
+    /// the control API name items by it alone).
+    mutating func checkItemIDs(_ config: KioskConfig) {
+        var first: [String: ConfigKeyPath] = [:]
+        func check(_ id: String, at path: ConfigKeyPath) {
+            if let problem = ItemID.problem(id) {
+                fail(path, problem)
+            } else if let other = first[id] {
+                fail(path, "\"\(id)\" is already the id of \(other); ids are unique in a config")
+            } else {
+                first[id] = path
+            }
+        }
+        for screen in config.screens {
+            let base = ConfigKeyPath([.key("screens"), .key(screen.name)])
+            if let id = screen.id { check(id, at: base.appending("id")) }
+            if screen.value != nil, screen.id == nil {
+                fail(base.appending("value"), "needs an id (id = \"printer-state\"): the status file names live values by it")
+            }
+            if let value = screen.value, case .command(let c) = value.origin { checkCommand(c, at: base.appending("value").appending("command")) }
+            for (s, section) in screen.sections.enumerated() {
+                let sectionPath = screen.style == .list ? base.appending(StyleKey.sections).appending(index: s) : base
+                for (i, item) in section.items.enumerated() {
+                    guard let id = item.id else { continue }
+                    check(id, at: sectionPath.appending("items").appending(index: i).appending("id"))
+                }
+            }
         }
     }
 

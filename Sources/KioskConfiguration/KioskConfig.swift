@@ -331,9 +331,16 @@ public struct ScreenConfig: Sendable, Equatable {
     public var direction: TextDirection
     /// Set: the screen opens only after this PIN is entered on a keypad.
     public var pinHash: PinHash?
+    /// Names the title's live value (`value`), like an item's `id`.
+    public var id: String?
+    /// A live value shown in the title: where `{value}` is in it, else after it.
+    public var value: ValueSource?
 
     public init(name: String, title: String? = nil, layout: ScreenLayout, background: BackgroundConfig = BackgroundConfig(),
-                sections: [MenuSection], direction: TextDirection = .leftToRight, pinHash: PinHash? = nil) {
+                sections: [MenuSection], direction: TextDirection = .leftToRight, pinHash: PinHash? = nil,
+                id: String? = nil, value: ValueSource? = nil) {
+        self.id = id
+        self.value = value
         self.name = name
         self.title = title
         self.layout = layout
@@ -484,12 +491,22 @@ public struct MenuItem: Sendable, Equatable {
     public var action: ItemAction
     /// A sentence about the item, shown under its label on the free side of an arc while it is selected.
     public var description: String?
+    /// Names the item in the status file (unique in a config); needed by `value` and `toggle`.
+    public var id: String?
+    /// A live value shown with the label: where `{value}` is in it, else after it.
+    public var value: ValueSource?
+    /// Set with `action = .toggle`: the item is a switch.
+    public var toggle: ToggleConfig?
 
-    public init(label: String, icon: String? = nil, action: ItemAction, description: String? = nil) {
+    public init(label: String, icon: String? = nil, action: ItemAction, description: String? = nil, id: String? = nil,
+                value: ValueSource? = nil, toggle: ToggleConfig? = nil) {
         self.label = label
         self.icon = icon
         self.action = action
         self.description = description
+        self.id = id
+        self.value = value
+        self.toggle = toggle
     }
 
     /// The longest `description` the side panel lays out: a sentence or two, not a manual.
@@ -509,6 +526,8 @@ public enum ItemAction: Sendable, Equatable {
     case reload
     case poweroff
     case reboot
+    /// Switch the item's `toggle` on or off (never written as `action`: a `toggle` table makes it).
+    case toggle
 
     /// Its kind, as the config's `action` key names it.
     public var kind: ActionKind {
@@ -520,6 +539,7 @@ public enum ItemAction: Sendable, Equatable {
         case .reload: return .reload
         case .poweroff: return .poweroff
         case .reboot: return .reboot
+        case .toggle: return .toggle
         }
     }
 }
@@ -528,7 +548,10 @@ public enum ItemAction: Sendable, Equatable {
 /// order is the one messages list them in, and the status file's `last_action.action` and the
 /// metrics' `kiosk_actions_total{action=...}` name actions by them (`Effect.kind`, `ActionOutcome`).
 public enum ActionKind: String, CaseIterable, Sendable, Hashable, Comparable, CustomStringConvertible {
-    case screen, exec, spawn, back, reload, poweroff, reboot
+    case screen, exec, spawn, back, reload, poweroff, reboot, toggle
+
+    /// The kinds an item's `action` key may name (a toggle is made by its `toggle` table).
+    public static var configurable: [ActionKind] { allCases.filter { $0 != .toggle } }
 
     public var description: String { rawValue }
 

@@ -35,6 +35,11 @@ if requested.first == "--config-loads" {
     runConfigLoads(Array(requested.dropFirst()))
     exit(0)
 }
+// CPU of live values refreshing in a running kiosk (see runLiveValueBenchmark).
+if requested.first == "--live-values" {
+    runLiveValueBenchmark(Array(requested.dropFirst()))
+    exit(0)
+}
 if let i = requested.firstIndex(of: "--png") { requested.removeSubrange(i..<min(i + 2, requested.count)) }
 if requested.contains("--help") || requested.contains("-h") {
     print("usage: kiosk-bench [\(suites.map(\.name).joined(separator: "|"))]... [--png DIR]  (all suites by default; --png writes the raster suite's frames)")

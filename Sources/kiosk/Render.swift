@@ -23,13 +23,27 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Also write what the screen laid out at rest, as JSON: the title and each visible item's plate, text, size, whether it was shortened and selected, in the unrotated screen (one screen).",
                                valueName: "json"))
     var layout: String?
+    @Option(name: .customLong("value"), help: ArgumentHelp("Show item ID's live value as TEXT (as its command would print it; a toggle: on or off). Repeatable.",
+                                                           valueName: "ID=TEXT"))
+    var values: [String] = []
+    @Option(name: .customLong("stale"), help: ArgumentHelp("Draw item ID's value or toggle as stale (its reading failed). Repeatable.", valueName: "ID"))
+    var stale: [String] = []
 
     func validate() throws {
         do { _ = try PanelSize(parsing: size) } catch { throw ValidationError(error.description) }
         if let rotation, DisplayRotation(degrees: rotation) == nil { throw ValidationError("--rotation must be 0, 90, 180 or 270") }
         if all { guard outDir != nil else { throw ValidationError("--all needs --out-dir") } }
         else { guard out != nil || layout != nil else { throw ValidationError("give --out FILE or --layout FILE (or --all --out-dir DIR)") } }
+        for v in values where !v.contains("=") { throw ValidationError("--value takes ID=TEXT, got \"\(v)\"") }
         if all, layout != nil { throw ValidationError("--layout writes one screen's layout: give --screen instead of --all") }
+    }
+
+    /// `--value ID=TEXT` pairs.
+    var liveValues: [(id: String, text: String)] {
+        values.map { v in
+            let parts = v.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        }
     }
 
     func run() throws {
@@ -51,7 +65,8 @@ struct Render: ParsableCommand {
                     return 1
                 }
                 if let path = all ? "\(outDir!)/\(name).png" : out {
-                    try renderScreen(config, name: name, width: panel.width, height: panel.height, rotation: turn, assets: assets, to: path)
+                    try renderScreen(config, name: name, width: panel.width, height: panel.height, rotation: turn, assets: assets,
+                                     values: liveValues, stale: stale, to: path)
                     print(path)
                 }
                 if let layout {

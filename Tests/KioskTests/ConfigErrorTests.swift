@@ -43,7 +43,7 @@ import Testing
         expectProblems(check("unknown-keys.toml"), [
             #"unknown-keys.toml:4:1: theme.text_szie: unknown key (did you mean "text_size"?)"#,
             #"unknown-keys.toml:8:1: screens.main.slot: unknown key (did you mean "slots"?)"#,
-            #"unknown-keys.toml:9:1: screens.main.colour: unknown key (known here: style, title, background, direction, pin_hash, slots, radius, pointer, wrap, items)"#,
+            #"unknown-keys.toml:9:1: screens.main.colour: unknown key (known here: style, title, id, value, background, direction, pin_hash, slots, radius, pointer, wrap, items)"#,
             #"unknown-keys.toml:11: screens.main.items[0].action: missing: expected one of "screen", "exec", "spawn", "back", "reload", "poweroff", "reboot""#,
             #"unknown-keys.toml:13:1: screens.main.items[0].acton: unknown key (did you mean "action"?)"#,
         ])

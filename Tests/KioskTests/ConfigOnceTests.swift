@@ -23,7 +23,7 @@ import Text
     /// What the decoder reads for each style is `StyleKey`'s list for it, in its order, after the
     /// keys every screen has.
     @Test(arguments: ScreenStyle.allCases) func theDecoderReadsExactlyTheStylesKeys(style: ScreenStyle) throws {
-        let common = ["style", "title", "background", "direction", "pin_hash"]
+        let common = ["style", "title", "id", "value", "background", "direction", "pin_hash"]
         #expect(try knownKeys(style: style) == common + style.keys.map(\.rawValue))
     }
 
@@ -32,17 +32,19 @@ import Text
         #expect(Set(ScreenStyle.allCases.flatMap(\.keys)) == Set(StyleKey.allCases))
     }
 
-    /// Every action kind decodes to an item of that kind; a missing action lists them all, in order.
+    /// Every action kind decodes to an item of that kind (a toggle's from its `toggle` table); a
+    /// missing action lists the ones `action` takes, in order.
     @Test func actionKindsAreOneList() throws {
         let scratch = ScratchDirectory()
         for kind in ActionKind.allCases {
-            var extra = ""
+            var action = "action = \"\(kind.rawValue)\"\n"
             switch kind {
-            case .screen: extra = "screen = \"main\""
-            case .exec, .spawn: extra = "command = [\"/bin/true\"]"
+            case .screen: action += "screen = \"main\""
+            case .exec, .spawn: action += "command = [\"/bin/true\"]"
+            case .toggle: action = "id = \"t\"\ntoggle = { file = \"/tmp/t\", on = [\"/bin/true\"], off = [\"/bin/true\"] }"
             default: break
             }
-            let text = "[screens.main]\nstyle = \"arc\"\n\n[[screens.main.items]]\nlabel = \"x\"\naction = \"\(kind.rawValue)\"\n\(extra)\n"
+            let text = "[screens.main]\nstyle = \"arc\"\n\n[[screens.main.items]]\nlabel = \"x\"\n\(action)\n"
             let decoded = ConfigReader.decode(text: text, file: "k.toml", baseDirectory: scratch.path)
             let config = try #require(decoded.config, "\(kind): \(lines(decoded.problems))")
             #expect(config.screens[0].items[0].action.kind == kind)
@@ -50,7 +52,7 @@ import Text
         let missing = ConfigReader.decode(text: "[screens.main]\nstyle = \"arc\"\n[[screens.main.items]]\nlabel = \"x\"\n",
                                           file: "k.toml", baseDirectory: "/")
         #expect(missing.problems.map(\.message)
-                == ["missing: expected one of " + ActionKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")])
+                == ["missing: expected one of " + ActionKind.configurable.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")])
     }
 
     /// The status file's and the metrics' names for what an effect did are the config's words.

@@ -22,6 +22,15 @@ public final class KioskApp: FrameSource {
     /// When someone last used the device: idle time (`idle_timeout`) counts from it. Shared
     /// with the runtime, which notes device input here and whose panel power counts from it too.
     public let activity: Activity
+    /// The live values and toggle states the labels show; set by the runtime's readings (and
+    /// later the control API).
+    public let values: LiveValues
+    /// The values' revision and the screen the top screen was last built with them for, when, and
+    /// the next moment a shown value turns stale.
+    private var presented: (revision: Int, screen: ObjectIdentifier?, at: Double, staleAt: Double?) = (-1, nil, -.infinity, nil)
+    /// Values that change on the screen shown build it again at most this often (readings that
+    /// end one after the other are shown together).
+    static let valueRebuildInterval = 0.2
     private var now: Double
     /// How much of the picture is out of date since the last frame the output took.
     public private(set) var frameNeed = FrameNeed.full
@@ -36,10 +45,11 @@ public final class KioskApp: FrameSource {
         applied = AppliedConfig(config, valid: valid, problems: problems, source: source)
         self.now = now
         activity = Activity(now: now)
+        values = LiveValues(config)
         lock = LockFlow(config.lock, store: lockStore, now: now)
         let resources = ScreenResources(theme: config.theme, assets: try Self.ready(assets, for: config), width: width, height: height)
         guard let home = config.screen(named: config.home) ?? config.screens.first else { throw KioskAppError.noScreens }
-        navigator = Navigator(home: try ScreenFactory.make(home, resources: resources, showsBack: false), resources: resources,
+        navigator = Navigator(home: try ScreenFactory.make(home, resources: resources, showsBack: false, values: values, now: now), resources: resources,
                               transitionStyle: config.transition)
     }
 
@@ -95,6 +105,7 @@ public final class KioskApp: FrameSource {
                 currentScreen.handle(.command(.next, count: steps), now: now)
             }
         }
+        presentValues(now: now)
         if currentScreen.needsFrame || currentScreen.isMoving { frameNeed.raise(to: .changed) }
         let screen = currentScreen
         // Events of a keypad stay the keypad's even after a right PIN replaced it mid-batch.
@@ -124,7 +135,59 @@ public final class KioskApp: FrameSource {
 
     public var nextDeadline: Double? {
         let idle = config.idleTimeout.flatMap { $0 > 0 && navigator.stack.count > 1 ? activity.lastInput + $0 : nil }
-        return [idle, banner?.until, autopilot?.nextStep, lock.nextDeadline(now: now, lastInput: activity.lastInput)].compactMap { $0 }.min()
+        // Readings waiting for the rebuild interval (not those waiting for a screen to come to rest:
+        // its motion's frames and its release bring passes anyway).
+        let valuesDue = presented.at + Self.valueRebuildInterval
+        let valuesWaiting = presented.revision != values.revision && valuesDue > now ? valuesDue : nil
+        return [idle, banner?.until, autopilot?.nextStep, lock.nextDeadline(now: now, lastInput: activity.lastInput),
+                values.nextStale(among: shownValueIDs, now: now), valuesWaiting].compactMap { $0 }.min()
+    }
+
+    // MARK: Live values
+
+    /// The ids of the values and toggles on the screen shown (none on a keypad): the ones the
+    /// runtime keeps reading.
+    public var shownValueIDs: [String] {
+        guard !lock.isKeypadShown, let screen = config.screen(named: currentScreen.config.name) else { return [] }
+        return LivePresentation.ids(on: screen)
+    }
+
+    /// Builds the top screen again with the values as they stand, when they changed (or one
+    /// turned stale) since it was built. Not while it moves or a finger holds it: its motion
+    /// would be cut; the values show when it comes to rest.
+    public func presentValues(now: Double) {
+        let top = currentScreen
+        let stale = values.nextStale(among: shownValueIDs, now: now)
+        let sameScreen = presented.screen == ObjectIdentifier(top)
+        guard presented.revision != values.revision || !sameScreen || (presented.staleAt.map { now >= $0 } ?? false) else { return }
+        // New readings on the same screen wait for the interval; another screen is built at once.
+        if sameScreen, now < presented.at + Self.valueRebuildInterval { return }
+        guard !lock.isKeypadShown, !top.isMoving, !top.isHeld, !navigator.isTransitioning,
+              let written = config.screen(named: top.config.name) else { return }
+        let shown = LivePresentation.present(written, values: values, now: now)
+        presented = (values.revision, ObjectIdentifier(top), now, stale)
+        guard shown != top.config else { return }
+        do {
+            let screen = try ScreenFactory.make(shown, resources: navigator.resources, showsBack: navigator.stack.count > 1)
+            screen.select(top.selectedIndex)
+            navigator.swapTop(for: screen)
+            presented.screen = ObjectIdentifier(screen)
+            frameNeed.raise(to: .full)
+        } catch {
+            Log.error("live values: \(error)")
+        }
+    }
+
+    /// A toggle's `on`/`off` command ended; a failure keeps the old state and shows a banner.
+    public func toggleSwitched(_ id: String, label: String, failure: String?, now: Double) {
+        self.now = now
+        actions.count(.toggle, failed: failure != nil)
+        if let message = values.switchEnded(id, failure: failure, now: now) {
+            actions.record(label, .toggle, message)
+            showBanner("\(label): \(message)", now: now)
+        } else {
+            actions.record(label, .toggle, "switched")
+        }
     }
 
     /// The current screen's scroll position: what a frame drawn now shows.
@@ -186,7 +249,9 @@ public final class KioskApp: FrameSource {
         case .back:
             goBack()
         case .activated(let index):
-            let items = screen.config.items
+            // The items as written: the screen's labels carry their values.
+            let written = config.screen(named: screen.config.name)?.items
+            let items = written?.count == screen.config.items.count ? written! : screen.config.items
             guard items.indices.contains(index) else { return }
             activate(items[index])
         }
@@ -212,7 +277,20 @@ public final class KioskApp: FrameSource {
             ask(.poweroff, for: item, "requested")
         case .reboot:
             ask(.reboot, for: item, "requested")
+        case .toggle:
+            guard let id = item.id, let toggle = values.toggle(id) else { return }
+            guard let on = values.beginSwitch(id, now: now) else {
+                Log.info("\"\(id)\" is still switching; press ignored")
+                return
+            }
+            actions.record(item.label, .toggle, on ? "switching on" : "switching off")
+            effects.append(.switchToggle(id: id, command: on ? toggle.on : toggle.off, label: Self.plainLabel(item)))
         }
+    }
+
+    /// An item's label without its value's placeholder (for banners and logs).
+    static func plainLabel(_ item: MenuItem) -> String {
+        item.label.replacing(LiveLabel.placeholder, with: "").trimmingWhitespace
     }
 
     /// Opens screen `name` for `item`, or the keypad in front of it.
@@ -228,7 +306,7 @@ public final class KioskApp: FrameSource {
                 actions.record(item.label, .screen, "locked: PIN asked for \(name)")
                 return
             }
-            navigator.push(try ScreenFactory.make(target, resources: navigator.resources, showsBack: true), now: now)
+            navigator.push(try ScreenFactory.make(target, resources: navigator.resources, showsBack: true, values: values, now: now), now: now)
             actions.record(item.label, .screen, "opened \(name)")
             actions.count(.screen, failed: false)
         } catch {
@@ -319,6 +397,7 @@ public final class KioskApp: FrameSource {
             return false
         }
         lock.configure(old: config, new: new)
+        values.configure(new)
         do {
             let rebuilt = try rebuild(config: new, assets: try Self.ready(assets, for: new), width: width, height: height)
             navigator.transitionStyle = new.transition
@@ -356,11 +435,11 @@ public final class KioskApp: FrameSource {
         let old = navigator.stack
         let homeName = new.screen(named: new.home)?.name ?? new.screens.first?.name
         guard let homeConfig = homeName.flatMap(new.screen(named:)) else { throw KioskAppError.noScreens }
-        var stack: [MenuScreen] = [try ScreenFactory.make(homeConfig, resources: resources, showsBack: false)]
+        var stack: [MenuScreen] = [try ScreenFactory.make(homeConfig, resources: resources, showsBack: false, values: values, now: now)]
         for screen in old.dropFirst() {
             // A keypad is not a config screen: it ends the kept stack, as does a newly locked screen.
             guard let c = new.screen(named: screen.config.name), !lock.isLocked(c) else { break }
-            stack.append(try ScreenFactory.make(c, resources: resources, showsBack: true))
+            stack.append(try ScreenFactory.make(c, resources: resources, showsBack: true, values: values, now: now))
         }
         for (i, screen) in stack.enumerated() where i < old.count && old[i].config.name == screen.config.name {
             Self.carryOver(from: old[i], to: screen, now: now)

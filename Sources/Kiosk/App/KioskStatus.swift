@@ -10,9 +10,12 @@ public struct KioskStatus: Equatable, Sendable {
     public var lock: LockStatus
     /// The label of the program that has the display now (`exec`), if any.
     public var running: String?
+    /// Each live value's and toggle's health, by id.
+    public var values: [ValueHealth]
 
     public init(pid: Int?, config: ConfigStatus, display: DisplayStatus = DisplayStatus(), menu: MenuStatus = MenuStatus(),
-                lock: LockStatus = LockStatus(), running: String? = nil) {
+                lock: LockStatus = LockStatus(), running: String? = nil, values: [ValueHealth] = []) {
+        self.values = values
         self.pid = pid
         self.config = config
         self.display = display
@@ -24,7 +27,8 @@ public struct KioskStatus: Equatable, Sendable {
     /// The document as written.
     public var value: StatusValue {
         .object([("pid", pid.map { .int($0) } ?? .null)] + config.fields + display.fields + menu.fields
-            + [("running", running.map { .string($0) } ?? .null)] + lock.fields)
+            + [("running", running.map { .string($0) } ?? .null)] + lock.fields
+            + [("values", .array(values.map(\.value)))])
     }
 
     public var json: String { value.json + "\n" }
@@ -40,6 +44,16 @@ public struct KioskStatus: Equatable, Sendable {
         menu = try MenuStatus(read)
         lock = try LockStatus(read)
         running = try read.optional("running", \.stringValue)
+        values = []
+        for entry in try read.optional("values", \.arrayValue) ?? [] {
+            let fields = StatusFields(entry, prefix: "values.")
+            let word = try fields.required("state", \.stringValue)
+            guard let state = ValueState(rawValue: word) else {
+                throw StatusDecodingError(key: "values.state", reason: "\"\(word)\" is not pending, ok, stale or failed")
+            }
+            values.append(ValueHealth(id: try fields.required("id", \.stringValue), state: state,
+                                      why: try fields.optional("why", \.stringValue), age: try fields.optional("age", \.numberValue)))
+        }
     }
 }
 
@@ -245,5 +259,13 @@ private struct StatusFields {
             out.append(s)
         }
         return out
+    }
+}
+
+extension ValueHealth {
+    /// `age` in whole seconds: the file changes once a second at most for it.
+    fileprivate var value: StatusValue {
+        .object([("id", .string(id)), ("state", .string(state.rawValue)), ("why", why.map { .string($0) } ?? .null),
+                 ("age", age.map { .int(Int($0)) } ?? .null)])
     }
 }

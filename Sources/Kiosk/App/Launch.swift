@@ -75,11 +75,36 @@ extension Runtime {
 /// Renders screen `name` of `config` as a panel of `width` x `height` turned by `rotation` would
 /// show it, at rest, and writes the PNG: `kiosk render` and the README's pictures.
 /// `assets`: the config's font and images when a load already decoded them; else they are loaded here.
+/// `values`: live values and toggle states to show, by item id, as a reading would give them
+/// (a toggle's `on`/`off`, `1`/`0`); `stale`: ids drawn as stale (their reading failed).
 public func renderScreen(_ config: KioskConfig, name: String, width: Int, height: Int, rotation: DisplayRotation,
-                         assets: LoadedAssets? = nil, to path: String) throws {
+                         assets: LoadedAssets? = nil, values: [(id: String, text: String)] = [], stale: [String] = [],
+                         to path: String) throws {
     var shown = config
     shown.home = name
-    try renderHeadless(shown, width: width, height: height, rotation: rotation, assets: assets, to: path)
+    var problem: Error?
+    try renderHeadless(shown, width: width, height: height, rotation: rotation, assets: assets, to: path) { app in
+        do {
+            for (id, text) in values {
+                if app.values.toggle(id) != nil {
+                    guard case .success(let on) = ValueReading.toggleState(Array(text.utf8)) else {
+                        throw LiveValueError.reading(id, "a toggle's state is on or off, not \"\(text)\"")
+                    }
+                    try app.values.setToggle(id, on: on, now: 0)
+                } else {
+                    try app.values.set(id, text: text, now: 0)
+                }
+            }
+            for id in stale {
+                guard app.values.source(id) != nil || app.values.toggle(id) != nil else { throw LiveValueError.unknownID(id) }
+                app.values.failed(id, why: "shown stale by request", now: 0)
+            }
+        } catch {
+            problem = error
+        }
+        app.presentValues(now: 0)
+    }
+    if let problem { throw problem }
 }
 
 /// One frame of `config`'s home screen at rest through a headless output, written as a PNG.

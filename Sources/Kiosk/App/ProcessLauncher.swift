@@ -6,7 +6,9 @@ import KioskSystem
 /// with the kiosk's environment (less systemd's notify variables) plus the item's, default signal handling and an empty signal
 /// mask (the kiosk blocks the signals it reads through signalfd; children must not inherit that).
 public enum ProcessLauncher {
-    public static func start(_ command: Command) throws(SystemError) -> pid_t {
+    /// `output`: the descriptor the program's standard output goes to (and its standard input
+    /// reads /dev/null); nil: both the kiosk's own.
+    public static func start(_ command: Command, output: Int32? = nil) throws(SystemError) -> pid_t {
         guard let program = command.argv.first, !program.isEmpty else { throw SystemError("posix_spawn (empty argv)", errno: EINVAL) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -26,10 +28,17 @@ public enum ProcessLauncher {
         }
         let environment = childEnvironment(inherited: inherited, for: command)
 
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let output {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, output, 1)
+        }
         var pid: pid_t = 0
         let status = withCStrings(command.argv) { argv in
             withCStrings(environment) { envp in
-                posix_spawnp(&pid, program, nil, &attributes, argv, envp)
+                posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
             }
         }
         guard status == 0 else { throw SystemError("start \(program)", errno: status) }
@@ -52,20 +61,27 @@ public enum ProcessLauncher {
     /// send its own READY/STOPPING/WATCHDOG to the kiosk's unit (which rejects and logs them).
     public static let serviceOnly: Set<String> = ["NOTIFY_SOCKET", "WATCHDOG_PID", "WATCHDOG_USEC"]
 
-    /// Children that have ended, without waiting: (pid, what happened, whether it failed).
-    public static func reap() -> [(pid: pid_t, result: String, failed: Bool)] {
-        var ended: [(pid_t, String, Bool)] = []
-        while true {
+    /// Which of `pids` (children of this process) have ended, without waiting: (pid, what
+    /// happened, whether it failed, the exit status when it exited). Only those: a child another
+    /// owner started (a second runtime in one process: the tests) is left to it.
+    public static func reap(_ pids: some Sequence<pid_t>) -> [(pid: pid_t, result: String, failed: Bool, code: Int32?)] {
+        var ended: [(pid_t, String, Bool, Int32?)] = []
+        for child in pids {
             var status: Int32 = 0
-            let pid = waitpid(-1, &status, WNOHANG)
-            guard pid > 0 else { break }
+            let pid = waitpid(child, &status, WNOHANG)
+            if pid < 0, errno == ECHILD {
+                // Not (or no longer) a child: it is over, whatever it did; never waited for again.
+                ended.append((child, "ended (its exit status was taken elsewhere)", true, nil))
+                continue
+            }
+            guard pid > 0 else { continue }
             let signal = status & 0x7f
             if signal == 0 {
                 let code = (status >> 8) & 0xff
-                ended.append((pid, "exited with status \(code)", code != 0))
+                ended.append((pid, "exited with status \(code)", code != 0, code))
             } else {
                 let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
-                ended.append((pid, "killed by \(name)", true))
+                ended.append((pid, "killed by \(name)", true, nil))
             }
         }
         return ended

@@ -3,7 +3,10 @@ import MenuScreens
 
 /// Builds the screen a config describes.
 enum ScreenFactory {
-    static func make(_ config: ScreenConfig, resources: ScreenResources, showsBack: Bool) throws -> MenuScreen {
+    /// `values`: the live values its labels show (nil: the labels as written).
+    static func make(_ config: ScreenConfig, resources: ScreenResources, showsBack: Bool, values: LiveValues? = nil,
+                     now: Double = 0) throws -> MenuScreen {
+        let config = values.map { LivePresentation.present(config, values: $0, now: now) } ?? config
         switch config.layout {
         case .arc(let style):
             return try ArcScreen(config: config, style: style, resources: resources, showsBack: showsBack)

@@ -221,6 +221,14 @@ extension StatusValue {
 
     public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
     public var intValue: Int? { if case .int(let i) = self { return i }; return nil }
+    /// An integer or a fraction, as a Double.
+    public var numberValue: Double? {
+        switch self {
+        case .int(let i): return Double(i)
+        case .double(let d): return d
+        default: return nil
+        }
+    }
     public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
     public var arrayValue: [StatusValue]? { if case .array(let a) = self { return a }; return nil }
 }

@@ -114,6 +114,9 @@ public struct StatusReport: Sendable {
         if !locked.isEmpty || failures > 0 {
             row("locked", (locked.isEmpty ? "none" : locked.joined(separator: ", ")) + ", \(failures) wrong PIN\(failures == 1 ? "" : "s")")
         }
+        for v in status.values {
+            row("value", "\(v.id): \(v.state.rawValue)" + (v.age.map { ", read \(Int($0)) s ago" } ?? "") + (v.why.map { " (\($0))" } ?? ""))
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -51,6 +51,8 @@ public enum Effect: Equatable, Sendable {
     case screenChanged
     /// A config was applied: the runtime's own owners (input, power, files) take their part.
     case settingsChanged(RuntimeSettings)
+    /// Run a toggle's `on` or `off` command; its end goes back through `toggleSwitched`.
+    case switchToggle(id: String, command: Command, label: String)
 }
 
 /// The part of a config the runtime's owners use: input, panel power, and where files go.

@@ -22,6 +22,8 @@ public struct KioskMetrics: Equatable, Sendable {
     public var inputDevices: [String: Int] = [:]
     public var actions: [ActionOutcome: Int] = [:]
     public var framesPresented = 0
+    /// Each live value's and toggle's health (the age is left out: it would rewrite the file every second).
+    public var values: [String: ValueState] = [:]
     public var frameDrawTime = Histogram(bounds: Histogram.frameDrawBounds)
 
     public init(startTime: Double, configGeneration: Int, configValid: Bool, screen: String, displayConnected: Bool) {
@@ -64,6 +66,14 @@ public struct KioskMetrics: Equatable, Sendable {
         }
         family("kiosk_display_wakes_total", "counter", "Times input woke the panel from off.")
         sample("kiosk_display_wakes_total", [], String(displayWakes))
+        if !values.isEmpty {
+            family("kiosk_value_state", "gauge", "1 for each live value's state (pending, ok, stale, failed), by item id.")
+            for (id, current) in values.sorted(by: { $0.key < $1.key }) {
+                for state in ["pending", "ok", "stale", "failed"] {
+                    sample("kiosk_value_state", [("id", id), ("state", state)], current.rawValue == state ? "1" : "0")
+                }
+            }
+        }
         family("kiosk_input_devices", "gauge", "Input devices read, by kind (a device counts once for each kind it is).")
         for (kind, n) in inputDevices.sorted(by: { $0.key < $1.key }) { sample("kiosk_input_devices", [("kind", kind)], String(n)) }
         family("kiosk_actions_total", "counter", "Menu actions by how they ended (a program's when it exits).")

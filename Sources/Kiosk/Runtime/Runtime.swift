@@ -48,6 +48,8 @@ public final class Runtime {
     let frames: FrameScheduler
     let input: InputPipeline
     let children = ChildProcesses()
+    /// Reads the live values of the screen shown and runs toggles' switches.
+    let probes: ValueProbes
     /// Encodes SIGUSR1 screenshots off the loop.
     let screenshots = ScreenshotWriter()
     let config: ConfigService?
@@ -85,6 +87,7 @@ public final class Runtime {
         inputStart = try InputStart(timeline: startup)
         reports = ReportFiles(statusOverride: options.statusFile)
         settings = app.runtimeSettings
+        probes = ValueProbes(children: children, values: app.values, loop: loop)
         input = InputPipeline(settings: settings.input) { [unowned output] in output.panel }
         power = PanelPower(settings: settings.power, output: output, activity: app.activity, now: MonotonicClock.now()) { [options] choice in
             Backlight.open(choice, classDirectory: options.backlightClassDirectory, files: options.backlightFiles)
@@ -119,6 +122,11 @@ public final class Runtime {
             self.pass()
         }
         frames.onShown = { [unowned self] count in self.frameShown(count) }
+        probes.changed = { [unowned self] in self.frames.requestPass() }
+        try probes.attach()
+        probes.switchEnded = { [unowned self] id, label, failure in
+            self.app.toggleSwitched(id, label: label, failure: failure, now: MonotonicClock.now())
+        }
         input.deliver = { [unowned self] inputs, event in self.received(inputs, from: event) }
         input.devicesChanged = { [unowned self] in self.frames.requestPass() }
         input.panelIsOff = { [unowned self] in self.power.isOff }
@@ -167,15 +175,21 @@ public final class Runtime {
             case .run(let action): perform(action, now: now)
             case .screenChanged: input.screenChanged()
             case .settingsChanged(let new): configure(new, now: now)
+            case .switchToggle(let id, let command, let label): probes.startSwitch(id, command: command, label: label, now: now)
             }
         }
+        // Not while a program has the display or the panel is off: nobody sees the values then.
+        let valuesPaused = children.hasDisplayOwner || power.isOff
+        let revision = app.values.revision
+        probes.advance(now: now, shownIDs: app.shownValueIDs, panelOff: valuesPaused)
+        if app.values.revision != revision { app.presentValues(now: now) }
         // The status says the new power state at the end of this pass.
         if !children.hasDisplayOwner { power.advance(now: now) }
         // Not while a program has the display, even if the display came back meanwhile (a
         // hotplug while it runs): the output is not handed over in every state.
         if !children.hasDisplayOwner { frames.drawIfDue() }
         reports.updateMetrics(path: settings.metricsFile, now: now) { metrics }
-        if let due = [app.nextDeadline, reports.nextWrite, power.nextDeadline].compactMap({ $0 }).min() {
+        if let due = [app.nextDeadline, reports.nextWrite, power.nextDeadline, probes.nextDeadline(panelOff: valuesPaused)].compactMap({ $0 }).min() {
             deadlineTimer.arm(after: due - now)
         } else {
             deadlineTimer.disarm()
@@ -294,6 +308,7 @@ public final class Runtime {
             }
             app.effectFinished(effect, result: result, failed: failed, now: now)
         }
+        probes.reaped(now: now)
         frames.requestPass()
     }
 
@@ -332,6 +347,7 @@ public final class Runtime {
         m.frameDrawTime = frames.drawTime
         m.displayPower = power.state
         m.displayWakes = power.wakes
+        m.values = Dictionary(uniqueKeysWithValues: app.values.health(now: MonotonicClock.now()).map { ($0.id, $0.state) })
         return m
     }
 
@@ -343,7 +359,8 @@ public final class Runtime {
             config: app.configStatus(path: config?.path),
             display: DisplayStatus(name: output.name, connected: output.isConnected, power: power.state),
             menu: app.menuStatus, lock: app.lockStatus,
-            running: children.displayOwner?.effect.label))
+            running: children.displayOwner?.effect.label,
+            values: app.values.health(now: MonotonicClock.now())))
     }
 
     private func signalsArrived() {

@@ -1,0 +1,255 @@
+import CLinux
+import Glibc
+import KioskConfiguration
+import KioskSystem
+
+/// Reads the live values and toggle states of the screen shown, and runs toggles' switch
+/// commands: a command's output comes through a pipe the loop watches (never waited for), capped
+/// at `outputCap`, and a command past its timeout is killed; files are read without blocking.
+/// A value is read when its screen comes up and then every `every` seconds while it stays, never
+/// while the panel is off; a file outside /sys and /proc also when inotify says it changed. The programs themselves are `ChildProcesses`' (started, reaped);
+/// the readings go to `LiveValues`. Each problem is logged once, and again only when it changes.
+final class ValueProbes {
+    /// Bytes of a command's output kept; the rest is read and dropped, so the program never blocks on a full pipe.
+    static let outputCap = 64 * 1024
+    /// Bytes of a value file read.
+    static let fileCap = 4096
+    /// Reads of 16 KiB per turn of the loop for one probe's output.
+    static let drainChunks = 4
+
+    private enum Kind: Equatable {
+        case value, state
+        case switching(label: String)
+    }
+
+    private struct Job {
+        var id: String
+        var kind: Kind
+        var pipe: OwnedDescriptor?
+        var output: [UInt8] = []
+        var dropped = 0
+        var deadline: Double
+        var timeout: Double
+        var timedOut = false
+    }
+
+    private let children: ChildProcesses
+    private let values: LiveValues
+    private let loop: EventLoop
+    /// nil when inotify could not be had: files are then polled only.
+    private let files: ValueFileWatch?
+    private var jobs: [pid_t: Job] = [:]
+    /// When each shown value is read next.
+    private var due: [String: Double] = [:]
+    private var shown: [String] = []
+    /// The last problem logged per id.
+    private var logged: [String: String] = [:]
+    /// A toggle's switch ended: (id, label, failure or nil).
+    var switchEnded: (String, String, String?) -> Void = { _, _, _ in }
+    /// A reading arrived outside a pass (a pipe's output, a reaped probe).
+    var changed: () -> Void = {}
+
+    init(children: ChildProcesses, values: LiveValues, loop: EventLoop) {
+        self.children = children
+        self.values = values
+        self.loop = loop
+        do {
+            files = try ValueFileWatch()
+        } catch {
+            Log.warning("value files are read every `every` seconds only: \(error)")
+            files = nil
+        }
+    }
+
+    /// Registers the file watch with the loop (once, at start).
+    func attach() throws(SystemError) {
+        guard let files else { return }
+        try loop.watch(files.descriptor.rawValue) { [unowned self] in
+            let changed = files.drain()
+            guard !changed.isEmpty else { return }
+            let now = MonotonicClock.now()
+            for id in self.shown where self.filePath(id).map(changed.contains) == true { self.due[id] = now }
+            self.changed()
+        }
+    }
+
+    private func filePath(_ id: String) -> String? {
+        if case .file(let path)? = values.source(id)?.origin { return path }
+        if case .file(let path)? = values.toggle(id)?.state { return path }
+        return nil
+    }
+
+    var running: Int { jobs.count }
+
+    /// Starts the readings due among `shownIDs` (those just shown at once); kills the probes past their timeout.
+    func advance(now: Double, shownIDs: [String], panelOff: Bool) {
+        for id in shownIDs where !shown.contains(id) { due[id] = now }
+        // (Compared inside: a reload may move a shown value to another file.)
+        files?.watch(shownIDs.compactMap(filePath))
+        shown = shownIDs
+        due = due.filter { shownIDs.contains($0.key) }
+        for (pid, job) in jobs where !job.timedOut && job.deadline <= now {
+            jobs[pid]?.timedOut = true
+            children.kill(probe: pid)
+        }
+        guard !panelOff else { return }
+        for id in shownIDs {
+            guard let at = due[id], at <= now, !jobs.values.contains(where: { $0.id == id }) else { continue }
+            if let source = values.source(id) {
+                due[id] = now + source.every
+                read(id, source.origin, kind: .value, timeout: source.timeout, now: now)
+            } else if let toggle = values.toggle(id) {
+                due[id] = now + toggle.every
+                read(id, toggle.state, kind: .state, timeout: toggle.timeout, now: now)
+            }
+        }
+    }
+
+    /// The next moment something is due: a reading of a shown value, a timeout.
+    func nextDeadline(panelOff: Bool) -> Double? {
+        let readings = panelOff ? nil : due.values.min()
+        let timeouts = jobs.values.filter { !$0.timedOut }.map(\.deadline).min()
+        return [readings, timeouts].compactMap { $0 }.min()
+    }
+
+    /// Runs toggle `id`'s `on`/`off` command; its end is reported through `switchEnded`.
+    func startSwitch(_ id: String, command: Command, label: String, now: Double) {
+        let timeout = values.toggle(id)?.timeout ?? ToggleConfig.defaultTimeout
+        do {
+            let pid = try children.startProbe(command, output: nil)
+            jobs[pid] = Job(id: id, kind: .switching(label: label), deadline: now + timeout, timeout: timeout)
+            Log.info("\"\(label)\": switching (pid \(pid))")
+        } catch {
+            switchEnded(id, label, "cannot start \(command.argv[0]): \(error)")
+        }
+    }
+
+    private func read(_ id: String, _ origin: ValueOrigin, kind: Kind, timeout: Double, now: Double) {
+        switch origin {
+        case .file(let path):
+            let bytes: [UInt8]
+            do {
+                let fd = try OwnedDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+                bytes = Array(try fd.readUpTo(Self.fileCap).prefix(Self.fileCap))
+            } catch {
+                fail(id, "cannot read \(path): \(error)", now: now)
+                return
+            }
+            deliver(id, kind: kind, bytes: bytes, code: 0, now: now)
+        case .command(let command):
+            do {
+                let (readEnd, writeEnd) = try Self.pipe()
+                let pid = try children.startProbe(command, output: kind == .value ? writeEnd.rawValue : nil)
+                _ = writeEnd  // closed here: the child has its own copy
+                jobs[pid] = Job(id: id, kind: kind, pipe: kind == .value ? readEnd : nil, deadline: now + timeout, timeout: timeout)
+                if kind == .value {
+                    try loop.watch(readEnd.rawValue) { [unowned self] in self.drain(pid) }
+                }
+            } catch {
+                fail(id, "cannot start \(command.argv[0]): \(error)", now: now)
+            }
+        }
+    }
+
+    /// Reads what the probe `pid` printed so far, at most `drainChunks` reads per call (a program
+    /// that prints without end must not hold the loop: the loop comes back while more is there);
+    /// at the end of its output stops watching. `all`: until nothing is left (it has ended).
+    private func drain(_ pid: pid_t, all: Bool = false) {
+        guard let fd = jobs[pid]?.pipe else { return }
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        var reads = 0
+        while all || reads < Self.drainChunks {
+            reads += 1
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
+            if n > 0 {
+                let room = max(0, Self.outputCap - (jobs[pid]?.output.count ?? 0))
+                jobs[pid]?.output.append(contentsOf: chunk.prefix(min(n, room)))
+                jobs[pid]?.dropped += max(0, n - room)
+                continue
+            }
+            if n < 0, errno == EINTR { continue }
+            if n == 0 || (n < 0 && errno != EAGAIN) {
+                // The end of its output (or a broken pipe): nothing more comes.
+                loop.unwatch(fd.rawValue)
+                jobs[pid]?.pipe = nil
+            }
+            break
+        }
+    }
+
+    /// Probes reaped: each one's reading delivered, or its switch reported.
+    func reaped(now: Double) {
+        for (pid, end) in children.takeProbeEnds() {
+            drain(pid, all: true)
+            guard let job = jobs.removeValue(forKey: pid) else { continue }
+            if let fd = job.pipe { loop.unwatch(fd.rawValue) }
+            var failure: String?
+            if job.timedOut {
+                failure = "timed out after \(Self.seconds(job.timeout)) s (killed)"
+            } else if end.code == nil {
+                failure = end.result
+            }
+            if job.dropped > 0 { note(job.id, "output cut at \(Self.outputCap / 1024) KiB (\(job.dropped) bytes more were dropped)") }
+            switch job.kind {
+            case .switching(let label):
+                if failure == nil, let code = end.code, code != 0 { failure = "exited with status \(code)" }
+                Log.info("\"\(label)\": switch \(failure ?? "done")")
+                switchEnded(job.id, label, failure)
+                // What the switch did is read back at once.
+                due[job.id] = now
+            case .value, .state:
+                if let failure { fail(job.id, failure, now: now) } else { deliver(job.id, kind: job.kind, bytes: job.output, code: end.code ?? -1, now: now) }
+            }
+        }
+        changed()
+    }
+
+    private func deliver(_ id: String, kind: Kind, bytes: [UInt8], code: Int32, now: Double) {
+        do throws(LiveValueError) {
+            switch kind {
+            case .value:
+                guard code == 0 else { return fail(id, "exited with status \(code)", now: now) }
+                try values.set(id, bytes: bytes, now: now)
+            case .state:
+                let state = values.toggle(id).map { t -> Result<Bool, ReadingProblem> in
+                    if case .file = t.state { return ValueReading.toggleState(bytes) }
+                    return ValueReading.toggleState(exitStatus: code)
+                } ?? .failure(.empty)
+                switch state {
+                case .success(let on): try values.setToggle(id, on: on, now: now)
+                case .failure(let p): return fail(id, p.description, now: now)
+                }
+            case .switching:
+                return
+            }
+            if logged.removeValue(forKey: id) != nil { Log.info("value \"\(id)\": read again") }
+        } catch {
+            // `set` stored the failure already.
+            note(id, error.description)
+        }
+    }
+
+    private func fail(_ id: String, _ why: String, now: Double) {
+        values.failed(id, why: why, now: now)
+        note(id, why)
+    }
+
+    /// Logs a problem of `id` once (again only when it changes).
+    private func note(_ id: String, _ why: String) {
+        guard logged[id] != why else { return }
+        logged[id] = why
+        Log.warning("value \"\(id)\": \(why)")
+    }
+
+    private static func seconds(_ s: Double) -> String { s == s.rounded() ? "\(Int(s))" : "\(s)" }
+
+    /// A pipe whose ends close on exec; the read end does not block (the write end must, for the program).
+    private static func pipe() throws(SystemError) -> (read: OwnedDescriptor, write: OwnedDescriptor) {
+        var fds: [Int32] = [-1, -1]
+        try retryingInterrupts("pipe2") { fds.withUnsafeMutableBufferPointer { pipe2($0.baseAddress, O_CLOEXEC) } }
+        let read = OwnedDescriptor(taking: fds[0]), write = OwnedDescriptor(taking: fds[1])
+        let flags = fcntl(read.rawValue, F_GETFL)
+        try retryingInterrupts("fcntl(O_NONBLOCK)") { fcntl(read.rawValue, F_SETFL, flags | O_NONBLOCK) }
+        return (read, write)
+    }
+}

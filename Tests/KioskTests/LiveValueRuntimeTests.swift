@@ -1,0 +1,142 @@
+@testable import DRMOutput
+import Glibc
+@testable import Kiosk
+import KioskConfiguration
+@testable import KioskSystem
+import Testing
+
+/// Live values read by a running runtime from real programs and files: shown on screen, the
+/// bad ones (a hang, megabytes, a failure, a missing program, binary data, a file that
+/// vanishes) marked stale with the reason in the status file, and the loop never waiting.
+@Suite(.serialized) struct LiveValueRuntimeTests {
+    final class Running {
+        let scratch = ScratchDirectory()
+        let app: KioskApp
+        let runtime: Runtime
+
+        init(items: String) throws {
+            let dir = scratch.path
+            scratch.write("temp", "21.5\n")
+            scratch.write("lights", "0\n")
+            scratch.write("switch.sh", "#!/bin/sh\necho \"$1\" > \(dir)/lights\n[ \"$1\" = 1 ]\n", mode: 0o755)
+            scratch.write("gone.sh", "#!/bin/sh\necho 1\n", mode: 0o755)
+            let path = scratch.write("kiosk.toml", """
+                home = "main"
+                status_file = "\(dir)/status.json"
+
+                [screens.main]
+                style = "list"
+                title = "Live"
+
+                [[screens.main.sections]]
+                \(items.replacing("DIR", with: dir))
+                """)
+            let check = ConfigReader(path: path).check()
+            #expect(check.problems.isEmpty, "\(check.report)")
+            app = try KioskApp(config: try #require(check.config), width: 800, height: 480, now: MonotonicClock.now())
+            let output = try HeadlessOutput(panelWidth: 800, panelHeight: 480, rotation: .none)
+            runtime = try Runtime(app: app, output: output, signals: try SignalSource(Runtime.handledSignals), config: nil,
+                                  options: Runtime.Options(), startup: StartupTimeline())
+            try runtime.start()
+        }
+
+        func label(_ index: Int) -> String { app.currentScreen.config.items[index].label }
+
+        func health(_ id: String) -> ValueHealth? { app.values.health(now: MonotonicClock.now()).first { $0.id == id } }
+
+        /// Turns the loop until `done` (at most 10 s).
+        func turn(until done: () -> Bool) throws {
+            let deadline = MonotonicClock.now() + 10
+            while !done(), MonotonicClock.now() < deadline {
+                // The test runner's other threads may take a child's SIGCHLD (AppTests.turn does the same).
+                raise(SIGCHLD)
+                try runtime.runOnce(timeout: 0.02)
+            }
+        }
+    }
+
+    static func item(_ id: String, _ value: String) -> String {
+        "[[screens.main.sections.items]]\nid = \"\(id)\"\nlabel = \"\(id) {value}\"\naction = \"back\"\nvalue = \(value)\n\n"
+    }
+
+    @Test func valuesFromACommandAndAFileUpdateOnScreen() throws {
+        let r = try Running(items: Self.item("cmd", #"{ command = ["/bin/cat", "DIR/temp"], every = 0.2, format = "%.1f", unit = "°C" }"#)
+                            + Self.item("file", #"{ file = "DIR/temp", every = 0.2 }"#))
+        try r.turn { r.label(0) == "cmd 21.5 °C" && r.label(1) == "file 21.5" }
+        #expect(r.label(0) == "cmd 21.5 °C" && r.label(1) == "file 21.5")
+        r.scratch.write("temp", "22.25\n")
+        try r.turn { r.label(0) == "cmd 22.2 °C" && r.label(1) == "file 22.25" }
+        #expect(r.label(0) == "cmd 22.2 °C" && r.label(1) == "file 22.25")
+        #expect(r.health("cmd")?.state == .ok && r.health("file")?.state == .ok)
+        let status = String(decoding: readBytes(r.scratch.path + "/status.json"), as: UTF8.self)
+        #expect(status.contains(#""values": [{"id": "cmd", "state": "ok", "why": null, "age": "#), "\(status)")
+    }
+
+    /// A file outside /sys is watched: written in place or replaced by a rename, it shows at
+    /// once, long before its `every` (60 s) would read it again.
+    @Test func aWatchedFileShowsAtOnce() throws {
+        let r = try Running(items: Self.item("file", #"{ file = "DIR/temp", every = 60 }"#))
+        try r.turn { r.label(0) == "file 21.5" }
+        r.scratch.write("temp", "23\n")
+        try r.turn { r.label(0) == "file 23" }
+        #expect(r.label(0) == "file 23")
+        r.scratch.write("temp.new", "24\n")
+        rename(r.scratch.path + "/temp.new", r.scratch.path + "/temp")
+        try r.turn { r.label(0) == "file 24" }
+        #expect(r.label(0) == "file 24")
+    }
+
+    @Test func badCommandsAndFilesAreShownStaleAndNeverBlockTheLoop() throws {
+        let r = try Running(items:
+            Self.item("hang", #"{ command = ["/bin/sleep", "30"], every = 0.2, timeout = 0.5 }"#)
+            + Self.item("flood", #"{ command = ["/usr/bin/seq", "1", "2000000"], every = 5, timeout = 5 }"#)
+            + Self.item("fails", #"{ command = ["/bin/false"], every = 5 }"#)
+            + Self.item("gone", #"{ command = ["DIR/gone.sh"], every = 0.2 }"#)
+            + Self.item("binary", #"{ file = "DIR/binary", every = 0.2 }"#)
+            + Self.item("vanish", #"{ file = "DIR/temp", every = 0.2 }"#))
+        r.scratch.write("binary", bytes: [0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 1])
+        // The loop goes on while `sleep` hangs: another value is read and shown before the hang's
+        // timeout ends it.
+        var readWhileHanging = false
+        try r.turn {
+            if r.health("hang")?.state == .pending, r.label(3) == "gone 1" { readWhileHanging = true }
+            return r.health("hang")?.state == .failed && r.health("flood")?.state == .ok && r.health("gone")?.state == .ok
+                && r.label(0) == "hang ⚠ —" && r.label(1) == "flood 1"
+        }
+        #expect(readWhileHanging)
+        #expect(r.health("hang")?.why == "timed out after 0.5 s (killed)")
+        #expect(r.label(0) == "hang ⚠ —")
+        // 13.9 MB printed, the first line kept.
+        #expect(r.label(1) == "flood 1")
+        #expect(r.health("fails") == ValueHealth(id: "fails", state: .failed, why: "exited with status 1", age: nil))
+        #expect(r.health("binary")?.why == "not text (binary data)" && r.label(4) == "binary ⚠ —")
+        // The program and the file disappear: the last good value stays, marked.
+        unlink(r.scratch.path + "/gone.sh")
+        unlink(r.scratch.path + "/temp")
+        // (The labels follow the health within `KioskApp.valueRebuildInterval`.)
+        try r.turn { r.health("gone")?.state == .failed && r.health("vanish")?.state == .failed && r.label(3) == "gone ⚠ 1" }
+        #expect(r.health("gone")?.why?.hasPrefix("cannot start \(r.scratch.path)/gone.sh: ") == true, "\(String(describing: r.health("gone")))")
+        #expect(r.label(3) == "gone ⚠ 1")
+        #expect(r.health("vanish")?.why?.hasPrefix("cannot read \(r.scratch.path)/temp: open") == true, "\(String(describing: r.health("vanish")))")
+    }
+
+    @Test func aToggleSwitchesThroughItsCommands() throws {
+        let r = try Running(items: """
+            [[screens.main.sections.items]]
+            id = "lights"
+            label = "Lights"
+            toggle = { file = "DIR/lights", on = ["DIR/switch.sh", "1"], off = ["DIR/switch.sh", "0"], every = 0.2 }
+
+            """)
+        try r.turn { r.label(0) == "Lights  ○ OFF" }
+        r.app.handle(.command(.select, count: 1), now: MonotonicClock.now())
+        try r.turn { r.label(0) == "Lights  ● ON" }
+        #expect(String(decoding: readBytes(r.scratch.path + "/lights"), as: UTF8.self) == "1\n")
+        // Switching off fails (the script exits 1 for anything but 1): the old state and a banner.
+        r.scratch.write("switch.sh", "#!/bin/sh\nexit 1\n", mode: 0o755)
+        r.app.handle(.command(.select, count: 1), now: MonotonicClock.now())
+        try r.turn { r.app.bannerText != nil }
+        #expect(r.app.bannerText == "Lights: could not switch off: exited with status 1")
+        #expect(r.label(0) == "Lights  ● ON")
+    }
+}
