@@ -1,0 +1,116 @@
+"""What a screendump of the booting image shows: the splash, console text or a cursor, black,
+the menu, or something else. Pure Python (the host needs no image libraries).
+
+Console text is defined by what a text console is: a dark screen (at least 90% of its pixels
+dark) with light marks on it that are glyph-sized (connected light areas at most 24x32 pixels),
+a few of them (text), or one small bar or block (a cursor). A splash is the image's logo
+(the theme's logo.png) in the middle of a plain background; any other light mark on the
+screen makes it not a splash."""
+
+DARK = 48       # a channel at most this: dark
+LIGHT = 96      # a channel above this (the brightest of the three): a light mark
+GLYPH_W, GLYPH_H = 24, 32
+
+
+def is_black(pixels):
+    # Every channel at most 8 (of 255): black, whatever a scaler or firmware left.
+    return max(pixels) <= 8
+
+
+def _brightest(pixels):
+    """Per pixel, the brightest channel, as bytes."""
+    r, g, b = pixels[0::3], pixels[1::3], pixels[2::3]
+    return bytes(map(max, r, g, b))
+
+
+def light_marks(w, h, pixels, limit=4000):
+    """Connected light areas (8-neighbour) as (x0, y0, x1, y1) boxes; None when the screen is not
+    mostly dark or has more than `limit` light pixels' worth of marks to follow."""
+    lum = _brightest(pixels)
+    dark = bytes(1 if v <= DARK else 0 for v in range(256))
+    if sum(lum.translate(dark)) < 0.9 * w * h:
+        return None
+    light = bytearray(lum.translate(bytes(1 if v > LIGHT else 0 for v in range(256))))
+    if sum(light) > 0.08 * w * h:
+        return None
+    boxes = []
+    start = 0
+    while True:
+        start = light.find(1, start)
+        if start < 0:
+            break
+        light[start] = 0
+        stack = [start]
+        x0 = x1 = start % w
+        y0 = y1 = start // w
+        while stack:
+            i = stack.pop()
+            x, y = i % w, i // w
+            x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
+            for dy in (-1, 0, 1):
+                yy = y + dy
+                if 0 <= yy < h:
+                    for dx in (-1, 0, 1):
+                        xx = x + dx
+                        if 0 <= xx < w and light[yy * w + xx]:
+                            light[yy * w + xx] = 0
+                            stack.append(yy * w + xx)
+        boxes.append((x0, y0, x1, y1))
+        if len(boxes) > limit:
+            break
+    return boxes
+
+
+def console_kind(w, h, pixels):
+    """"text" or "cursor" when the frame looks like a text console, else None."""
+    boxes = light_marks(w, h, pixels)
+    if not boxes:
+        return None
+    glyphs = [b for b in boxes if b[2] - b[0] < GLYPH_W and b[3] - b[1] < GLYPH_H]
+    if len(glyphs) < len(boxes):
+        return None  # something larger than a character: not a text console
+    return "text" if len(glyphs) >= 3 else "cursor"
+
+
+class Splash:
+    """The splash as the theme draws it: LOGO (RGBA) centred on one background colour."""
+
+    def __init__(self, lw, lh, rgba):
+        self.lw, self.lh, self.rgba = lw, lh, rgba
+
+    def matches(self, w, h, pixels, tolerance=6):
+        bg = pixels[0:3]
+        lx, ly = w // 2 - self.lw // 2, h // 2 - self.lh // 2
+        # Outside the logo's square: the background, row by row.
+        row_bg = bg * w
+        for y in range(h):
+            row = pixels[y * w * 3:(y + 1) * w * 3]
+            if ly <= y < ly + self.lh:
+                if row[:lx * 3] != bg * lx or row[(lx + self.lw) * 3:] != bg * (w - lx - self.lw):
+                    return False
+            elif row != row_bg:
+                return False
+        # Inside: the logo over the background, within a rounding tolerance.
+        for y in range(self.lh):
+            for x in range(0, self.lw, 2):
+                r, g, b, a = self.rgba[(y * self.lw + x) * 4:(y * self.lw + x) * 4 + 4]
+                i = ((ly + y) * w + lx + x) * 3
+                for c, fg in ((0, r), (1, g), (2, b)):
+                    want = (fg * a + bg[c] * (255 - a)) / 255
+                    if abs(pixels[i + c] - want) > tolerance:
+                        return False
+        return True
+
+
+def classify(w, h, pixels, menu, splash):
+    """menu: (w, h, pixels) of the expected home screen; splash: a Splash or None."""
+    if (w, h) == menu[:2] and pixels == menu[2]:
+        return "menu"
+    if is_black(pixels):
+        return "black"
+    if splash is not None and splash.matches(w, h, pixels):
+        return "splash"
+    kind = console_kind(w, h, pixels)
+    if kind:
+        return "console " + kind
+    return "other"
