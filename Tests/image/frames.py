@@ -1,9 +1,11 @@
 """What a screendump of the booting image shows: the splash, console text or a cursor, black,
 the menu, or something else. Pure Python (the host needs no image libraries).
 
-Console text is defined by what a text console is: a dark screen (at least 90% of its pixels
-dark) with light marks on it that are glyph-sized (connected light areas at most 24x32 pixels),
-a few of them (text), or one small bar or block (a cursor). A splash is the image's logo
+Console text is defined by what a text console is: a dark screen (at least 70% of its pixels
+dark, as a screen full of systemd's coloured status lines still is) with light marks on it that
+are all glyph-sized (connected light areas at most 24x32 pixels): three or more (text), or one
+or two (a cursor). A frame with text beside a larger picture (the firmware's logo under its
+messages) is "other", not console text. A splash is the image's logo
 (the theme's logo.png) in the middle of a plain background; any other light mark on the
 screen makes it not a splash."""
 
@@ -27,12 +29,12 @@ def _mask(pixels, above, combine):
 
 
 def light_marks(w, h, pixels, limit=4000):
-    """Connected light areas (8-neighbour) as (x0, y0, x1, y1) boxes; None when the screen is not
-    mostly dark or has more than `limit` light pixels' worth of marks to follow."""
-    if w * h - _mask(pixels, DARK, "or").count(1) < 0.9 * w * h:
+    """Connected light areas (8-neighbour) as (x0, y0, x1, y1) boxes (at most `limit`); None when
+    the screen is not mostly dark."""
+    if w * h - _mask(pixels, DARK, "or").count(1) < 0.7 * w * h:
         return None
     light = bytearray(_mask(pixels, LIGHT, "or"))
-    if light.count(1) > 0.08 * w * h:
+    if light.count(1) > 0.3 * w * h:
         return None
     boxes = []
     start = 0
