@@ -24,9 +24,10 @@ public final class DisplaySession: Output {
     public let rotation: DisplayRotation
     public private(set) var output: ScanoutOutput
     public private(set) var state: State = .showing
-    /// After the display comes back, the next frame is shown with a mode set, not a flip:
-    /// whoever had the display may have changed or switched off the CRTC.
-    private var needsModeSet = false
+    /// The first frame, and the next after the display comes back, is shown with a mode set, not
+    /// a flip: the CRTC still shows whatever was there before (a splash, the console) or whoever
+    /// had the display may have changed or switched it off.
+    private var needsModeSet = true
     let hotplug: UdevMonitor?
     let terminal: VirtualTerminal?
     let retryTimer: TimerSource
@@ -285,6 +286,7 @@ public final class DisplaySession: Output {
             let replacement = try ScanoutOutput(choice: choice, rotation: rotation)
             loop?.unwatch(output.card.fd)
             output = replacement
+            needsModeSet = true
             blanking = nil
             dpmsOnOwed = nil
             try loop?.watch(output.card.fd) { [unowned self] in self.cardReadable() }

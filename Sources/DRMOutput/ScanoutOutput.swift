@@ -39,7 +39,9 @@ public final class ScanoutOutput {
     /// When the last completed flip reached the screen (the kernel's CLOCK_MONOTONIC stamp, seconds).
     public private(set) var lastFlipTime: Double?
 
-    /// Sets the mode and shows a black frame.
+    /// Makes the buffers; the CRTC is left as it is (a boot splash, the console) until the first
+    /// frame is shown by `presentBySettingMode`: the first thing scanned out is a whole frame,
+    /// never a black buffer, and where the mode already matches no mode set is visible.
     public init(choice: DisplayChoice, rotation: DisplayRotation) throws(SystemError) {
         card = choice.card
         connector = choice.connector
@@ -53,7 +55,6 @@ public final class ScanoutOutput {
         let logical = rotation.logicalSize(forPanel: Size(width: Double(mode.width), height: Double(mode.height)))
         copier = ScanoutCopy(rotation: rotation, logicalWidth: Int(logical.width), logicalHeight: Int(logical.height))
         owed = [DamageRegion(), DamageRegion()]
-        try card.setCRTC(crtc, framebuffer: a.framebuffer, connector: connector.id, mode: mode)
         invalidateAll()
     }
 
@@ -87,7 +88,9 @@ public final class ScanoutOutput {
         return true
     }
 
-    /// Shows the back buffer at once with a mode set (no flip event); used after regaining the display.
+    /// Shows the back buffer at once with a mode set (no flip event): the first frame, and the
+    /// first after regaining the display. Where the CRTC already runs this mode, the kernel only
+    /// changes the buffer it scans out.
     public func presentBySettingMode(_ shadow: PixelBuffer) throws(SystemError) {
         invalidateAll()
         let back = 1 - front
