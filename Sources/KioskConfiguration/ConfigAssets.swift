@@ -1,4 +1,5 @@
 import Glibc
+import KioskSystem
 import Raster
 import Text
 
@@ -15,20 +16,37 @@ struct ConfigAssets {
     let fontProblem: String?
     /// Decoded images by the absolute path the config gives.
     let images: [String: PixelBuffer]
+    /// SVG icons (files, and icon names found in a theme) by the icon as the config writes it.
+    let vectors: [String: VectorIcon]
     /// Why each image that was not decoded is unusable, worded for the key that names it.
     let imageProblems: [String: String]
     /// False when `shouldStop` cut the decoding short: then some images are in neither dictionary.
     let complete: Bool
 
     /// What the screens draw with; nil without a font.
-    var loaded: LoadedAssets? { font.map { LoadedAssets(font: $0, images: images) } }
+    var loaded: LoadedAssets? { font.map { LoadedAssets(font: $0, images: images, vectors: vectors) } }
+
+    /// The side an SVG icon is rendered at once when it loads, timed against `svgRenderBudget`: as
+    /// large as a row icon is drawn on a 1080-line panel, so that the renders drawing asks for later
+    /// (once per size) cost no more than this one did.
+    static let svgTrialSide = 256
+    /// Longest trial render one SVG icon may take; a slower one is refused (librsvg cannot be
+    /// interrupted, so this bounds what each later render at a drawn size can cost the loop).
+    static let svgRenderBudget = 0.25
+    /// Longest all of a config's SVG icons may take to load together; the rest are refused.
+    static let svgTotalBudget = 2.0
 
     /// Loads `config`'s font as the kiosk will (a file, checked as a readable regular file first,
     /// or a family name fontconfig must have), then each image of `config.imagePaths` once, in the
     /// file's order: its header first, so that one too large to decode is refused without decoding
     /// it; then its size against what all the config's images may take together; then a whole
     /// decode, which finds damaged pixel data. `shouldStop` is asked before each image.
-    static func decode(_ config: KioskConfig, shouldStop: () -> Bool = { false }) -> ConfigAssets {
+    ///
+    /// Item icons may also be SVG files or icon names (`IconTheme`): each is found, read (at most
+    /// `SVGDocument.maximumBytes`), parsed by librsvg and rendered once at `svgTrialSide`, timed by
+    /// `clock` against `svgRenderBudget` and `svgTotalBudget`.
+    static func decode(_ config: KioskConfig, shouldStop: () -> Bool = { false },
+                       clock: () -> Double = MonotonicClock.now, iconTheme: IconTheme = IconTheme()) -> ConfigAssets {
         var font: Font?
         var fontProblem: String?
         let name = config.theme.font
@@ -42,11 +60,54 @@ struct ConfigAssets {
             }
         }
         var images: [String: PixelBuffer] = [:]
+        var vectors: [String: VectorIcon] = [:]
         var problems: [String: String] = [:]
         var pixels = 0
-        for path in config.imagePaths {
+        var svgTime = 0.0
+        var themes = iconTheme
+        let icons = config.iconKeys
+        for key in config.imagePaths {
             if shouldStop() {
-                return ConfigAssets(font: font, fontProblem: fontProblem, images: images, imageProblems: problems, complete: false)
+                return ConfigAssets(font: font, fontProblem: fontProblem, images: images, vectors: vectors, imageProblems: problems, complete: false)
+            }
+            var path = key
+            if icons.contains(key), IconTheme.isName(key) {
+                guard let found = themes.find(key, theme: config.theme.iconTheme) else {
+                    let searched = themes.chain(config.theme.iconTheme)
+                    problems[key] = "no icon named \"\(key)\" (nor \"\(key)-symbolic\") in the icon themes "
+                        + (searched.isEmpty ? "(none is installed under \(themes.baseDirectories.joined(separator: ", ")))" : searched.joined(separator: ", "))
+                        + "; give a name from /usr/share/icons (Debian: adwaita-icon-theme) or a .png/.svg file"
+                    continue
+                }
+                path = found
+            }
+            if icons.contains(key), path.lowercased().hasSuffix(".svg") {
+                if let problem = FileCheck.readableProblem(path) {
+                    problems[key] = problem
+                    continue
+                }
+                guard svgTime <= svgTotalBudget else {
+                    problems[key] = "\"\(path)\" left out: the SVG icons before it took \(svgTime.formatted2) s to render, "
+                        + "more than the \(svgTotalBudget) s a config's icons may take together"
+                    continue
+                }
+                let start = clock()
+                do {
+                    let document = try SVGDocument(path: path)
+                    _ = try document.render(width: svgTrialSide, height: svgTrialSide)
+                    let took = clock() - start
+                    svgTime += took
+                    guard took <= svgRenderBudget else {
+                        problems[key] = "\"\(path)\" takes \(took.formatted2) s to render at \(svgTrialSide)x\(svgTrialSide), "
+                            + "more than the \(svgRenderBudget) s an icon may take; simplify it"
+                        continue
+                    }
+                    vectors[key] = VectorIcon(document: document, symbolic: path.lowercased().hasSuffix("-symbolic.svg"))
+                } catch {
+                    svgTime += clock() - start
+                    problems[key] = "\"\(path)\" cannot be loaded as an SVG: \(error)"
+                }
+                continue
             }
             if let problem = FileCheck.readableProblem(path) {
                 problems[path] = problem
@@ -72,13 +133,22 @@ struct ConfigAssets {
                 problems[path] = describe(error, path: path)
             }
         }
-        return ConfigAssets(font: font, fontProblem: fontProblem, images: images, imageProblems: problems, complete: true)
+        return ConfigAssets(font: font, fontProblem: fontProblem, images: images, vectors: vectors, imageProblems: problems, complete: true)
     }
 
     /// A size refusal names the file itself; anything else says the file is not a usable PNG.
     private static func describe(_ error: RasterError, path: String) -> String {
         if case .imageTooLarge = error { return error.description }
         return "\"\(path)\" cannot be loaded as a PNG: \(error)"
+    }
+}
+
+private extension Double {
+    /// Two decimals, for messages.
+    var formatted2: String {
+        let hundredths = Int((self * 100).rounded())
+        let cents = hundredths % 100
+        return "\(hundredths / 100).\(cents < 10 ? "0" : "")\(cents)"
     }
 }
 

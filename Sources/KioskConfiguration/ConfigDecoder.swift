@@ -147,6 +147,17 @@ struct ConfigDecoder {
         if let c = color(t, "banner") { th.banner = c }
         if let c = color(t, "banner_text") { th.bannerText = c }
         if let v = t.string("back_label") { th.backLabel = v }
+        if let v = t.string("icon_theme") { th.iconTheme = v }
+        if let v = t.string("icon_color") {
+            switch v {
+            case "text": th.iconColor = .text
+            case "original": th.iconColor = .original
+            default:
+                if let c = ConfigValues.color(v) { th.iconColor = .fixed(c) } else {
+                    t.fail("icon_color", "expected \"text\", \"original\" or a colour \"#rrggbb\", got \"\(v)\"")
+                }
+            }
+        }
         t.finish()
         return th
     }
@@ -283,7 +294,8 @@ struct ConfigDecoder {
     func decodeItem(_ t: ConfigTableReader) -> MenuItem {
         let label = t.string("label")
         if label == nil, !t.has("label") { t.fail("label", "missing: every item needs a label") }
-        let icon = t.string("icon").map { resolve($0) }
+        // A file (a "/" or a .png/.svg ending) is resolved against the config's folder; an icon name is kept as written.
+        let icon = t.string("icon").map { IconTheme.isName($0) ? $0 : resolve($0) }
         let kind = t.choice("action", ActionKind.allCases.map(\.rawValue)).flatMap(ActionKind.init(rawValue:))
         if kind == nil, !t.has("action") {
             t.fail("action", "missing: expected one of \(ActionKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
