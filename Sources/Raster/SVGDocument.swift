@@ -11,8 +11,9 @@ import Musl
 ///
 /// Bounds, besides librsvg's own (libxml2's nesting-depth and entity limits, which the handle keeps
 /// because it is made without `RSVG_HANDLE_FLAG_UNLIMITED`; at most 1,000,000 loaded elements and
-/// 500,000 references followed through `use` and the like, librsvg's answer to "billion laughs"):
-/// the file is at most `maximumBytes`; a document referring to anything outside itself (`href`,
+/// 500,000 references followed through `use` and the like, librsvg's answer to "billion laughs",
+/// which still takes seconds to reach): the file is at most `maximumBytes`; a document that its
+/// internal references expand beyond `maximumExpandedElements` is refused before it is parsed; a document referring to anything outside itself (`href`,
 /// `url()`, `@import`, an external entity) is refused before librsvg sees it, and the handle has
 /// no base file, so librsvg could load nothing external anyway; an intrinsic size above
 /// `maximumDimension` is refused like a PNG that large; a render is at most `maximumDimension` on
@@ -20,6 +21,9 @@ import Musl
 public final class SVGDocument {
     /// Largest SVG file read. Icons are a few KB (Adwaita's largest symbolic one is under 20 KB).
     public static let maximumBytes = 1 << 20
+    /// Most elements a document may become once its internal references are followed
+    /// (`SVGReferenceCount`): Adwaita's busiest icons are a few hundred.
+    public static let maximumExpandedElements = 20_000
     /// Widest and tallest intrinsic size, and render size, accepted: as for PNGs.
     public static let maximumDimension = PNGCodec.maximumDimension
 
@@ -42,6 +46,11 @@ public final class SVGDocument {
         }
         if let reference = Self.externalReference(in: data) {
             throw .svg(call: "SVGDocument(\(name))", message: "refers to something outside the file (\(reference)); an icon must be self-contained")
+        }
+        let expanded = SVGReferenceCount.expandedElements(in: data, limit: Self.maximumExpandedElements)
+        guard expanded <= Self.maximumExpandedElements else {
+            throw .svg(call: "SVGDocument(\(name))", message: "its references (use, href=\"#...\") make it more than "
+                + "\(Self.maximumExpandedElements) elements to draw; an icon needs far fewer")
         }
         handle = try Self.newHandle(data, name: name)
         var width = 0.0, height = 0.0
