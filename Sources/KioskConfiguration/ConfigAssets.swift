@@ -14,7 +14,7 @@ struct ConfigAssets {
     let font: Font?
     /// Why the theme's font cannot be used, worded for `theme.font`.
     let fontProblem: String?
-    /// Decoded images by the absolute path the config gives.
+    /// Decoded images by the image as the config writes it (an absolute path, or an icon name found as a PNG).
     let images: [String: PixelBuffer]
     /// SVG icons (files, and icon names found in a theme) by the icon as the config writes it.
     let vectors: [String: VectorIcon]
@@ -110,27 +110,27 @@ struct ConfigAssets {
                 continue
             }
             if let problem = FileCheck.readableProblem(path) {
-                problems[path] = problem
+                problems[key] = problem
                 continue
             }
             let header: PNGCodec.Header
             do {
                 header = try PNGCodec.header(path: path)
             } catch {
-                problems[path] = describe(error, path: path)
+                problems[key] = describe(error, path: path)
                 continue
             }
             pixels += header.width * header.height
             if pixels > LoadedAssets.maximumTotalPixels {
-                problems[path] = "\"\(path)\" (\(header.width)x\(header.height)) brings the images this config names to \(pixels) pixels, "
+                problems[key] = "\"\(path)\" (\(header.width)x\(header.height)) brings the images this config names to \(pixels) pixels, "
                     + "more than the \(LoadedAssets.maximumTotalPixels) (\((LoadedAssets.maximumTotalPixels * 4) >> 20) MiB decoded) "
                     + "the kiosk holds; use smaller images"
                 continue
             }
             do {
-                images[path] = try PNGCodec.read(path: path)
+                images[key] = try PNGCodec.read(path: path)
             } catch {
-                problems[path] = describe(error, path: path)
+                problems[key] = describe(error, path: path)
             }
         }
         return ConfigAssets(font: font, fontProblem: fontProblem, images: images, vectors: vectors, imageProblems: problems, complete: true)

@@ -10,7 +10,8 @@ import Text
 /// `Font` fills its glyph cache as it draws): one thread at a time.
 public struct LoadedAssets {
     public let font: Font
-    /// Decoded images by the absolute path the config gives. A path that could not be decoded is
+    /// Decoded images by the image as the config writes it (an absolute path, or an icon name found
+    /// as a PNG). One that could not be decoded is
     /// absent and drawn without; its reason is in `problems`.
     public let images: [String: PixelBuffer]
     /// SVG icons (files and icon names) by the icon as the config writes it, rendered at the size drawn.
