@@ -20,6 +20,9 @@ struct ConfigAssets {
     let vectors: [String: VectorIcon]
     /// Why each image that was not decoded is unusable, worded for the key that names it.
     let imageProblems: [String: String]
+    /// Icon names no installed theme has: a warning, not an error (a device's themes may differ
+    /// from the author's machine), and the item is drawn without its icon.
+    var iconWarnings: [String: String] = [:]
     /// False when `shouldStop` cut the decoding short: then some images are in neither dictionary.
     let complete: Bool
 
@@ -62,21 +65,23 @@ struct ConfigAssets {
         var images: [String: PixelBuffer] = [:]
         var vectors: [String: VectorIcon] = [:]
         var problems: [String: String] = [:]
+        var warnings: [String: String] = [:]
         var pixels = 0
         var svgTime = 0.0
         var themes = iconTheme
         let icons = config.iconKeys
         for key in config.imagePaths {
             if shouldStop() {
-                return ConfigAssets(font: font, fontProblem: fontProblem, images: images, vectors: vectors, imageProblems: problems, complete: false)
+                return ConfigAssets(font: font, fontProblem: fontProblem, images: images, vectors: vectors, imageProblems: problems,
+                                    complete: false, iconWarnings: warnings)
             }
             var path = key
             if icons.contains(key), IconTheme.isName(key) {
                 guard let found = themes.find(key, theme: config.theme.iconTheme) else {
                     let searched = themes.chain(config.theme.iconTheme)
-                    problems[key] = "no icon named \"\(key)\" (nor \"\(key)-symbolic\") in the icon themes "
+                    warnings[key] = "no icon named \"\(key)\" (nor \"\(key)-symbolic\") in the icon themes "
                         + (searched.isEmpty ? "(none is installed under \(themes.baseDirectories.joined(separator: ", ")))" : searched.joined(separator: ", "))
-                        + "; give a name from /usr/share/icons (Debian: adwaita-icon-theme) or a .png/.svg file"
+                        + "; the item is shown without an icon (give a name from /usr/share/icons, Debian: adwaita-icon-theme, or a .png/.svg file)"
                     continue
                 }
                 path = found
@@ -133,7 +138,8 @@ struct ConfigAssets {
                 problems[key] = describe(error, path: path)
             }
         }
-        return ConfigAssets(font: font, fontProblem: fontProblem, images: images, vectors: vectors, imageProblems: problems, complete: true)
+        return ConfigAssets(font: font, fontProblem: fontProblem, images: images, vectors: vectors, imageProblems: problems,
+                            complete: true, iconWarnings: warnings)
     }
 
     /// A size refusal names the file itself; anything else says the file is not a usable PNG.

@@ -274,7 +274,10 @@ private struct ValidationRun {
 
     mutating func checkItem(_ item: MenuItem, at path: ConfigKeyPath, names: [String]) {
         if item.label.allSatisfy(\.isWhitespace) { fail(path.appending("label"), "empty: every item needs a label") }
-        if let icon = item.icon { checkPNG(icon, at: path.appending("icon")) }
+        if let icon = item.icon {
+            checkPNG(icon, at: path.appending("icon"))
+            if let warning = assets.iconWarnings[icon] { warn(path.appending("icon"), warning) }
+        }
         switch item.action {
         case .screen(let target):
             if !names.contains(target) {

@@ -62,7 +62,8 @@ public struct LoadedAssets {
         let font = try Font(named: config.theme.font)
         let decoded = ConfigAssets.decode(config, shouldStop: shouldStop)
         return LoadedAssets(font: font, images: decoded.images, vectors: decoded.vectors,
-                            problems: decoded.imageProblems.sorted { $0.key < $1.key }.map { "image \($0.key) left out: \($0.value)" })
+                            problems: decoded.imageProblems.merging(decoded.iconWarnings) { a, _ in a }.sorted { $0.key < $1.key }
+                                .map { "image \($0.key) left out: \($0.value)" })
     }
 }
 

@@ -72,11 +72,11 @@ import Text
         #expect(assets.vectors["test-base"]?.symbolic == false)
         #expect(assets.vectors[Self.themes + "/Kiosk-Base/scalable/apps/test-base.svg"] != nil)
         #expect(assets.images["test-hicolor"].map { ($0.width, $0.height) } ?? (0, 0) == (48, 48))
-        #expect(assets.imageProblems["no-such-icon"]
+        #expect(assets.iconWarnings["no-such-icon"]
                 == "no icon named \"no-such-icon\" (nor \"no-such-icon-symbolic\") in the icon themes Kiosk-Test, Kiosk-Base, hicolor; "
-                + "give a name from /usr/share/icons (Debian: adwaita-icon-theme) or a .png/.svg file")
+                + "the item is shown without an icon (give a name from /usr/share/icons, Debian: adwaita-icon-theme, or a .png/.svg file)")
         #expect(assets.imageProblems["test-broken"]?.hasPrefix("\"\(Self.themes)/Kiosk-Base/scalable/apps/test-broken.svg\" cannot be loaded as an SVG: rsvg_handle_new_from_data") == true)
-        #expect(assets.imageProblems.count == 2)
+        #expect(assets.imageProblems.count == 1 && assets.iconWarnings.count == 1)
     }
 
     /// check-config's words, through the whole reader and the installed themes.
@@ -89,6 +89,9 @@ import Text
         #expect(report.contains(#"screens.main.items[1].icon: no icon named "kiosk-no-such-icon" (nor "kiosk-no-such-icon-symbolic") in the icon themes Adwaita, hicolor"#), "\(report)")
         #expect(report.contains("screens.main.items[2].icon: \"\(bomb)\" cannot be loaded as an SVG: \(bomb): 10000x10000 is larger than the 2048x2048"), "\(report)")
         #expect(!report.contains("items[3]"), "\(report)")
+        // An unknown name is a warning (the config still loads, the label shows); the hostile SVG is an error.
+        #expect(loaded.check.problems.filter { $0.severity == .warning }.count == 1, "\(report)")
+        #expect(loaded.check.problems.filter { $0.severity == .error }.count == 1, "\(report)")
     }
 
     /// A render slower than the budget is refused: the clock is moved by hand, 0.3 s per reading.
