@@ -20,11 +20,11 @@ struct ConfigAssets {
     let vectors: [String: VectorIcon]
     /// Why each image that was not decoded is unusable, worded for the key that names it.
     let imageProblems: [String: String]
+    /// False when `shouldStop` cut the decoding short: then some images are in neither dictionary.
+    let complete: Bool
     /// Icon names no installed theme has: a warning, not an error (a device's themes may differ
     /// from the author's machine), and the item is drawn without its icon.
     var iconWarnings: [String: String] = [:]
-    /// False when `shouldStop` cut the decoding short: then some images are in neither dictionary.
-    let complete: Bool
 
     /// What the screens draw with; nil without a font.
     var loaded: LoadedAssets? { font.map { LoadedAssets(font: $0, images: images, vectors: vectors) } }

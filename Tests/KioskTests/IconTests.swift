@@ -86,7 +86,7 @@ import Text
         let text = minimalConfig(Self.item("Unknown", "kiosk-no-such-icon") + "\n" + Self.item("Huge", bomb) + "\n" + Self.item("Back", "go-previous-symbolic"))
         let loaded = ConfigReader(path: scratch.write("k.toml", text), displayName: "k.toml").load()
         let report = loaded.check.report
-        #expect(report.contains(#"screens.main.items[1].icon: no icon named "kiosk-no-such-icon" (nor "kiosk-no-such-icon-symbolic") in the icon themes Adwaita, hicolor"#), "\(report)")
+        #expect(report.contains(#"k.toml:9:8: screens.main.items[1].icon: warning: no icon named "kiosk-no-such-icon" (nor "kiosk-no-such-icon-symbolic") in the icon themes Adwaita, hicolor"#), "\(report)")
         #expect(report.contains("screens.main.items[2].icon: \"\(bomb)\" cannot be loaded as an SVG: \(bomb): 10000x10000 is larger than the 2048x2048"), "\(report)")
         #expect(!report.contains("items[3]"), "\(report)")
         // An unknown name is a warning (the config still loads, the label shows); the hostile SVG is an error.
