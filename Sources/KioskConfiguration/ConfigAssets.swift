@@ -29,15 +29,22 @@ struct ConfigAssets {
     /// What the screens draw with; nil without a font.
     var loaded: LoadedAssets? { font.map { LoadedAssets(font: $0, images: images, vectors: vectors) } }
 
-    /// The side an SVG icon is rendered at once when it loads, timed against `svgRenderBudget`: as
-    /// large as a row icon is drawn on a 1080-line panel, so that the renders drawing asks for later
-    /// (once per size) cost no more than this one did.
-    static let svgTrialSide = 256
+    /// The side an SVG icon is rendered at once when it loads, timed against `svgRenderBudget`: about
+    /// as large as a row icon is drawn on a 1080-line panel (58 px at 9 rows), twice over.
+    static let svgTrialSide = 128
     /// Longest trial render one SVG icon may take; a slower one is refused (librsvg cannot be
-    /// interrupted, so this bounds what each later render at a drawn size can cost the loop).
-    static let svgRenderBudget = 0.25
+    /// interrupted, so this bounds what each later render at a drawn size can cost the loop). Wide
+    /// enough for a slow board or an emulated one (Adwaita's icons take ~1 ms here and up to 0.6 s
+    /// at 256 px under qemu's TCG); the hostile cases are refused from the file before this.
+    static let svgRenderBudget = 1.0
     /// Longest all of a config's SVG icons may take to load together; the rest are refused.
-    static let svgTotalBudget = 2.0
+    static let svgTotalBudget = 5.0
+    /// librsvg and cairo set themselves up on their first render (fonts, caches): done once per
+    /// process on a one-pixel document, untimed, so that the first icon is not charged for it.
+    static let svgWarmUp: Void = {
+        let empty = #"<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><rect width="1" height="1"/></svg>"#
+        _ = try? SVGDocument(data: Array(empty.utf8), name: "warm-up").render(width: 1, height: 1)
+    }()
 
     /// Loads `config`'s font as the kiosk will (a file, checked as a readable regular file first,
     /// or a family name fontconfig must have), then each image of `config.imagePaths` once, in the
@@ -96,6 +103,7 @@ struct ConfigAssets {
                         + "more than the \(svgTotalBudget) s a config's icons may take together"
                     continue
                 }
+                svgWarmUp
                 let start = clock()
                 do {
                     let document = try SVGDocument(path: path)

@@ -94,14 +94,14 @@ import Text
         #expect(loaded.check.problems.filter { $0.severity == .error }.count == 1, "\(report)")
     }
 
-    /// A render slower than the budget is refused: the clock is moved by hand, 0.3 s per reading.
+    /// A render slower than the budget is refused: the clock is moved by hand, 1.2 s per reading.
     @Test func anSVGOverTheRenderBudgetIsRefused() throws {
         let config = try Self.decode(Self.item("Home", "test-home-symbolic") + "\n" + Self.item("Base", "test-base"),
                                      theme: "icon_theme = \"Kiosk-Test\"")
         var now = 0.0
-        let assets = ConfigAssets.decode(config, clock: { now += 0.3; return now }, iconTheme: IconTheme(baseDirectories: [Self.themes]))
+        let assets = ConfigAssets.decode(config, clock: { now += 1.2; return now }, iconTheme: IconTheme(baseDirectories: [Self.themes]))
         #expect(assets.vectors.isEmpty)
-        #expect(assets.imageProblems["test-home-symbolic"]?.contains("takes 0.30 s to render at 256x256, more than the 0.25 s an icon may take") == true,
+        #expect(assets.imageProblems["test-home-symbolic"]?.contains("takes 1.20 s to render at 128x128, more than the 1.0 s an icon may take") == true,
                 "\(assets.imageProblems)")
         // Under budget, both load.
         var fast = 0.0
