@@ -29,6 +29,9 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        // librsvg and cairo: SVG icons rendered at the size they are drawn (Raster's SVGDocument); not through
+        // pkg-config (see Sources/CRsvg/shim.h).
+        .systemLibrary(name: "CRsvg", providers: [.apt(["librsvg2-dev"])]),
         // HarfBuzz (shaping), FriBidi (bidi ordering), fontconfig (font lookup and fallback).
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
@@ -53,7 +56,7 @@ let package = Package(
         // The software rasterizer: buffers, coverage, blending, patterns, text, images, damage.
         .target(
             name: "Raster",
-            dependencies: ["Geometry", "CPNG", "CSIMDBuiltins", .product(name: "RealModule", package: "swift-numerics")]
+            dependencies: ["Geometry", "CPNG", "CRsvg", "CSIMDBuiltins", .product(name: "RealModule", package: "swift-numerics")]
         ),
         .testTarget(
             name: "RasterTests",

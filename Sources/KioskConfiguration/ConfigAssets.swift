@@ -1,4 +1,5 @@
 import Glibc
+import KioskSystem
 import Raster
 import Text
 
@@ -13,22 +14,50 @@ struct ConfigAssets {
     let font: Font?
     /// Why the theme's font cannot be used, worded for `theme.font`.
     let fontProblem: String?
-    /// Decoded images by the absolute path the config gives.
+    /// Decoded images by the image as the config writes it (an absolute path, or an icon name found as a PNG).
     let images: [String: PixelBuffer]
+    /// SVG icons (files, and icon names found in a theme) by the icon as the config writes it.
+    let vectors: [String: VectorIcon]
     /// Why each image that was not decoded is unusable, worded for the key that names it.
     let imageProblems: [String: String]
     /// False when `shouldStop` cut the decoding short: then some images are in neither dictionary.
     let complete: Bool
+    /// Icon names no installed theme has: a warning, not an error (a device's themes may differ
+    /// from the author's machine), and the item is drawn without its icon.
+    var iconWarnings: [String: String] = [:]
 
     /// What the screens draw with; nil without a font.
-    var loaded: LoadedAssets? { font.map { LoadedAssets(font: $0, images: images) } }
+    var loaded: LoadedAssets? { font.map { LoadedAssets(font: $0, images: images, vectors: vectors) } }
+
+    /// The side an SVG icon is rendered at once when it loads, timed against `svgRenderBudget`: about
+    /// as large as a row icon is drawn on a 1080-line panel (58 px at 9 rows), twice over.
+    static let svgTrialSide = 128
+    /// Longest trial render one SVG icon may take; a slower one is refused (librsvg cannot be
+    /// interrupted, so this bounds what each later render at a drawn size can cost the loop). Wide
+    /// enough for a slow board or an emulated one (Adwaita's icons take ~1 ms here and up to 0.6 s
+    /// at 256 px under qemu's TCG on a loaded host: a config must not turn invalid because the
+    /// machine is busy); the hostile cases are refused from the file before this.
+    static let svgRenderBudget = 3.0
+    /// Longest all of a config's SVG icons may take to load together; the rest are refused.
+    static let svgTotalBudget = 15.0
+    /// librsvg and cairo set themselves up on their first render (fonts, caches): done once per
+    /// process on a one-pixel document, untimed, so that the first icon is not charged for it.
+    static let svgWarmUp: Void = {
+        let empty = #"<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><rect width="1" height="1"/></svg>"#
+        _ = try? SVGDocument(data: Array(empty.utf8), name: "warm-up").render(width: 1, height: 1)
+    }()
 
     /// Loads `config`'s font as the kiosk will (a file, checked as a readable regular file first,
     /// or a family name fontconfig must have), then each image of `config.imagePaths` once, in the
     /// file's order: its header first, so that one too large to decode is refused without decoding
     /// it; then its size against what all the config's images may take together; then a whole
     /// decode, which finds damaged pixel data. `shouldStop` is asked before each image.
-    static func decode(_ config: KioskConfig, shouldStop: () -> Bool = { false }) -> ConfigAssets {
+    ///
+    /// Item icons may also be SVG files or icon names (`IconTheme`): each is found, read (at most
+    /// `SVGDocument.maximumBytes`), parsed by librsvg and rendered once at `svgTrialSide`, timed by
+    /// `clock` against `svgRenderBudget` and `svgTotalBudget`.
+    static func decode(_ config: KioskConfig, shouldStop: () -> Bool = { false },
+                       clock: () -> Double = MonotonicClock.now, iconTheme: IconTheme = IconTheme()) -> ConfigAssets {
         var font: Font?
         var fontProblem: String?
         let name = config.theme.font
@@ -42,43 +71,99 @@ struct ConfigAssets {
             }
         }
         var images: [String: PixelBuffer] = [:]
+        var vectors: [String: VectorIcon] = [:]
         var problems: [String: String] = [:]
+        var warnings: [String: String] = [:]
         var pixels = 0
-        for path in config.imagePaths {
+        var svgTime = 0.0
+        var themes = iconTheme
+        let icons = config.iconKeys
+        for key in config.imagePaths {
             if shouldStop() {
-                return ConfigAssets(font: font, fontProblem: fontProblem, images: images, imageProblems: problems, complete: false)
+                return ConfigAssets(font: font, fontProblem: fontProblem, images: images, vectors: vectors, imageProblems: problems,
+                                    complete: false, iconWarnings: warnings)
+            }
+            var path = key
+            if icons.contains(key), IconTheme.isName(key) {
+                guard let found = themes.find(key, theme: config.theme.iconTheme) else {
+                    let searched = themes.chain(config.theme.iconTheme)
+                    warnings[key] = "no icon named \"\(key)\" (nor \"\(key)-symbolic\") in the icon themes "
+                        + (searched.isEmpty ? "(none is installed under \(themes.baseDirectories.joined(separator: ", ")))" : searched.joined(separator: ", "))
+                        + "; the item is shown without an icon (give a name from /usr/share/icons, Debian: adwaita-icon-theme, or a .png/.svg file)"
+                    continue
+                }
+                path = found
+            }
+            if icons.contains(key), path.lowercased().hasSuffix(".svg") {
+                if let problem = FileCheck.readableProblem(path) {
+                    problems[key] = problem
+                    continue
+                }
+                guard svgTime <= svgTotalBudget else {
+                    problems[key] = "\"\(path)\" left out: the SVG icons before it took \(svgTime.formatted2) s to render, "
+                        + "more than the \(svgTotalBudget) s a config's icons may take together"
+                    continue
+                }
+                svgWarmUp
+                let start = clock()
+                do {
+                    let document = try SVGDocument(path: path)
+                    _ = try document.render(width: svgTrialSide, height: svgTrialSide)
+                    let took = clock() - start
+                    svgTime += took
+                    guard took <= svgRenderBudget else {
+                        problems[key] = "\"\(path)\" takes \(took.formatted2) s to render at \(svgTrialSide)x\(svgTrialSide), "
+                            + "more than the \(svgRenderBudget) s an icon may take; simplify it"
+                        continue
+                    }
+                    vectors[key] = VectorIcon(document: document, symbolic: path.lowercased().hasSuffix("-symbolic.svg"))
+                } catch {
+                    svgTime += clock() - start
+                    problems[key] = "\"\(path)\" cannot be loaded as an SVG: \(error)"
+                }
+                continue
             }
             if let problem = FileCheck.readableProblem(path) {
-                problems[path] = problem
+                problems[key] = problem
                 continue
             }
             let header: PNGCodec.Header
             do {
                 header = try PNGCodec.header(path: path)
             } catch {
-                problems[path] = describe(error, path: path)
+                problems[key] = describe(error, path: path)
                 continue
             }
             pixels += header.width * header.height
             if pixels > LoadedAssets.maximumTotalPixels {
-                problems[path] = "\"\(path)\" (\(header.width)x\(header.height)) brings the images this config names to \(pixels) pixels, "
+                problems[key] = "\"\(path)\" (\(header.width)x\(header.height)) brings the images this config names to \(pixels) pixels, "
                     + "more than the \(LoadedAssets.maximumTotalPixels) (\((LoadedAssets.maximumTotalPixels * 4) >> 20) MiB decoded) "
                     + "the kiosk holds; use smaller images"
                 continue
             }
             do {
-                images[path] = try PNGCodec.read(path: path)
+                images[key] = try PNGCodec.read(path: path)
             } catch {
-                problems[path] = describe(error, path: path)
+                problems[key] = describe(error, path: path)
             }
         }
-        return ConfigAssets(font: font, fontProblem: fontProblem, images: images, imageProblems: problems, complete: true)
+        return ConfigAssets(font: font, fontProblem: fontProblem, images: images, vectors: vectors, imageProblems: problems,
+                            complete: true, iconWarnings: warnings)
     }
 
     /// A size refusal names the file itself; anything else says the file is not a usable PNG.
     private static func describe(_ error: RasterError, path: String) -> String {
         if case .imageTooLarge = error { return error.description }
         return "\"\(path)\" cannot be loaded as a PNG: \(error)"
+    }
+}
+
+private extension Double {
+    /// Two decimals, for messages.
+    var formatted2: String {
+        let hundredths = Int((self * 100).rounded())
+        let cents = hundredths % 100
+        return "\(hundredths / 100).\(cents < 10 ? "0" : "")\(cents)"
     }
 }
 

@@ -148,6 +148,17 @@ struct ConfigDecoder {
         if let c = color(t, "banner") { th.banner = c }
         if let c = color(t, "banner_text") { th.bannerText = c }
         if let v = t.string("back_label") { th.backLabel = v }
+        if let v = t.string("icon_theme") { th.iconTheme = v }
+        if let v = t.string("icon_color") {
+            switch v {
+            case "text": th.iconColor = .text
+            case "original": th.iconColor = .original
+            default:
+                if let c = ConfigValues.color(v) { th.iconColor = .fixed(c) } else {
+                    t.fail("icon_color", "expected \"text\", \"original\" or a colour \"#rrggbb\", got \"\(v)\"")
+                }
+            }
+        }
         let colorKeys = ["row", "text", "selected_row", "selected_text", "pressed_row", "highlight"]
         th.palette.deriveSelection(own: Set(colorKeys.filter { t.has($0) }))
         t.finish()
@@ -289,7 +300,8 @@ struct ConfigDecoder {
     func decodeItem(_ t: ConfigTableReader) -> MenuItem {
         let label = t.string("label")
         if label == nil, !t.has("label") { t.fail("label", "missing: every item needs a label") }
-        let icon = t.string("icon").map { resolve($0) }
+        // A file (a "/" or a .png/.svg ending) is resolved against the config's folder; an icon name is kept as written.
+        let icon = t.string("icon").map { IconTheme.isName($0) ? $0 : resolve($0) }
         let description = t.string("description")
         let id = t.string("id")
         let value = t.table("value").flatMap(decodeValue)

@@ -289,7 +289,10 @@ private struct ValidationRun {
                 fail(path.appending("description"), "contains a line break; write one paragraph: the side panel wraps it to its width")
             }
         }
-        if let icon = item.icon { checkPNG(icon, at: path.appending("icon")) }
+        if let icon = item.icon {
+            checkPNG(icon, at: path.appending("icon"))
+            if let warning = assets.iconWarnings[icon] { warn(path.appending("icon"), warning) }
+        }
         switch item.action {
         case .screen(let target):
             if !names.contains(target) {

@@ -294,6 +294,10 @@ public struct ThemeConfig: Sendable, Equatable {
     public var cornerRadius: Double
     /// The back button's word ("Zurück", "رجوع"); the arrow before it turns with the screen's direction.
     public var backLabel: String
+    /// The freedesktop icon theme icon names are looked up in first (then what it inherits, then hicolor).
+    public var iconTheme: String = "Adwaita"
+    /// What colour SVG icons are drawn in.
+    public var iconColor: IconColor = .text
 
     public init(preset: ThemePreset = .standard, font: String = Font.dejaVuSansPath, textSize: Double = 0.4,
                 titleSize: Double = 0.06, textScale: Double = 1, cornerRadius: Double = 0.25, backLabel: String = "Back") {
@@ -311,6 +315,17 @@ public struct ThemeConfig: Sendable, Equatable {
         get { palette[keyPath: keyPath] }
         set { palette[keyPath: keyPath] = newValue }
     }
+}
+
+/// `theme.icon_color`: the colour SVG icons (files and icon names) are drawn in. PNG icons are
+/// always drawn in their own colours.
+public enum IconColor: Sendable, Equatable {
+    /// Symbolic icons ("...-symbolic") in their row's text colour (selected or not); other SVGs in their own.
+    case text
+    /// Every SVG icon in its own colours.
+    case original
+    /// Every SVG icon in this colour.
+    case fixed(Color)
 }
 
 // MARK: - Screens

@@ -10,9 +10,12 @@ import Text
 /// `Font` fills its glyph cache as it draws): one thread at a time.
 public struct LoadedAssets {
     public let font: Font
-    /// Decoded images by the absolute path the config gives. A path that could not be decoded is
+    /// Decoded images by the image as the config writes it (an absolute path, or an icon name found
+    /// as a PNG). One that could not be decoded is
     /// absent and drawn without; its reason is in `problems`.
     public let images: [String: PixelBuffer]
+    /// SVG icons (files and icon names) by the icon as the config writes it, rendered at the size drawn.
+    public let vectors: [String: VectorIcon]
     /// One line per image left out, for the log.
     public let problems: [String]
 
@@ -21,14 +24,18 @@ public struct LoadedAssets {
     /// refuses a config beyond it from the images' headers, before decoding them.
     public static let maximumTotalPixels = 16 * 1024 * 1024
 
-    public init(font: Font, images: [String: PixelBuffer] = [:], problems: [String] = []) {
+    public init(font: Font, images: [String: PixelBuffer] = [:], vectors: [String: VectorIcon] = [:], problems: [String] = []) {
         self.font = font
         self.images = images
+        self.vectors = vectors
         self.problems = problems
     }
 
     /// The decoded image at `path`, or nil when it could not be decoded or the config does not name it.
     public func image(_ path: String) -> PixelBuffer? { images[path] }
+
+    /// The SVG icon the config writes as `icon`, or nil (a PNG, or not loaded).
+    public func vector(_ icon: String) -> VectorIcon? { vectors[icon] }
 
     /// Loads the font `fontPath` (a file or a family name; a failure is an error: nothing can be drawn without it) and
     /// decodes `imagePaths` (a failure leaves that image out). `shouldStop` is asked before each
@@ -49,13 +56,23 @@ public struct LoadedAssets {
         return LoadedAssets(font: font, images: images, problems: problems)
     }
 
-    /// `load(fontPath:imagePaths:)` for the theme's font and every image `config` names.
+    /// The theme's font and every image and icon `config` names (SVGs and icon names too, as a
+    /// config load decodes them: `ConfigAssets`); what could not be loaded is left out and logged.
     public static func load(for config: KioskConfig, shouldStop: () -> Bool = { false }) throws(TextError) -> LoadedAssets {
-        try load(fontPath: config.theme.font, imagePaths: config.imagePaths, shouldStop: shouldStop)
+        let font = try Font(named: config.theme.font)
+        let decoded = ConfigAssets.decode(config, shouldStop: shouldStop)
+        return LoadedAssets(font: font, images: decoded.images, vectors: decoded.vectors,
+                            problems: decoded.imageProblems.merging(decoded.iconWarnings) { a, _ in a }.sorted { $0.key < $1.key }
+                                .map { "image \($0.key) left out: \($0.value)" })
     }
 }
 
 extension KioskConfig {
+    /// Every item icon as written (file paths made absolute, icon names as they are), each once.
+    public var iconKeys: Set<String> {
+        Set(screens.flatMap { $0.items.compactMap(\.icon) })
+    }
+
     /// Every image the screens can draw, each once, in the file's order: background tiles (only
     /// where the pattern is "image") and item icons.
     public var imagePaths: [String] {

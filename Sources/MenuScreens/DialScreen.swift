@@ -92,11 +92,11 @@ public struct DialShape: MenuShape {
         let available = frame.width - 2 * padding
         let side = frame.height * 0.5
         var fitted = FittedLabel(item.label, font: font, size: size, maxWidth: available)
-        var icon: PixelBuffer?
-        if let path = item.icon, let image = resources.icon(path) {
+        var icon: String?
+        if let key = item.icon, resources.hasIcon(key) {
             let beside = FittedLabel(item.label, font: font, size: size, maxWidth: available - side - padding / 2, floor: size)
             if !beside.shortened {
-                icon = image
+                icon = key
                 fitted = beside
             }
         }
@@ -105,9 +105,10 @@ public struct DialShape: MenuShape {
         if let icon {
             // The icon leads the label: on its left, or on its right when the label runs right to left.
             if font.direction(of: item.label) == .rightToLeft {
-                canvas.draw(icon, in: Rect(x: x + fitted.width + padding / 2, y: frame.midY - side / 2, width: side, height: side))
+                resources.drawIcon(icon, in: Rect(x: x + fitted.width + padding / 2, y: frame.midY - side / 2, width: side, height: side),
+                                   textColor: color, on: canvas)
             } else {
-                canvas.draw(icon, in: Rect(x: x, y: frame.midY - side / 2, width: side, height: side))
+                resources.drawIcon(icon, in: Rect(x: x, y: frame.midY - side / 2, width: side, height: side), textColor: color, on: canvas)
                 x += side + padding / 2
             }
         }

@@ -85,7 +85,8 @@ public final class ScreenResources {
 
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
 
-    /// The decoded icon at `path`, or nil when it could not be decoded (logged when it was loaded).
+    /// The decoded image at `path` (a background tile or a PNG icon), or nil when it could not be
+    /// decoded (logged when it was loaded).
     public func icon(_ path: String) -> PixelBuffer? { assets.image(path) }
 
     /// The theme's `text_scale` (1 when it is not a usable number): every text size is multiplied by it.
@@ -93,6 +94,30 @@ public final class ScreenResources {
 
     /// The title's size in pixels.
     var titleTextSize: Double { theme.titleSize * textScale * Double(height) }
+
+    /// True when the item icon `icon` (as the config writes it: a file or an icon name) loaded.
+    public func hasIcon(_ icon: String) -> Bool { assets.image(icon) != nil || assets.vector(icon) != nil }
+
+    /// Draws the item icon `icon` into `rect`: a PNG scaled (bilinear); an SVG rendered by librsvg
+    /// at the rect's whole-pixel size (once per size and colour, then copied) and placed on whole
+    /// pixels, so it stays crisp, in the colour `theme.icon_color` gives beside text of `textColor`.
+    public func drawIcon(_ icon: String, in rect: Rect, textColor: Color, on canvas: Canvas) {
+        if let image = assets.image(icon) {
+            canvas.draw(image, in: rect)
+            return
+        }
+        guard let vector = assets.vector(icon) else { return }
+        let side = Int(min(rect.width, rect.height).rounded())
+        guard side > 0, side <= 1024 else { return }
+        let tint: VectorIcon.Tint
+        switch theme.iconColor {
+        case .text: tint = vector.symbolic ? .color(textColor) : .original
+        case .original: tint = .original
+        case .fixed(let color): tint = .color(color)
+        }
+        guard let image = vector.image(side: side, tint: tint) else { return }
+        canvas.composite(image, x: Int((rect.midX - Double(side) / 2).rounded()), y: Int((rect.midY - Double(side) / 2).rounded()))
+    }
 
     /// Title bar height: the title text plus a margin, at least the back button.
     public var headerHeight: Double { (titleTextSize * 1.6).rounded() }
@@ -231,8 +256,8 @@ public final class ScreenResources {
         var near = rtl ? r.maxX - padding : r.minX + padding
         let far = rtl ? r.minX + padding : r.maxX - padding
         let side = r.height * Self.rowIconScale
-        if let image = space.icon {
-            canvas.draw(image, in: Rect(x: rtl ? near - side : near, y: r.midY - side / 2, width: side, height: side))
+        if let key = space.icon {
+            drawIcon(key, in: Rect(x: rtl ? near - side : near, y: r.midY - side / 2, width: side, height: side), textColor: color, on: canvas)
         }
         if space.gap { near += (side + padding / 2) * (rtl ? -1 : 1) }
         let fitted = FittedLabel(label, font: font, size: textSize, maxWidth: abs(far - near))
@@ -249,9 +274,9 @@ public final class ScreenResources {
     /// keeps the screen's icon column (labels start in line) only while its label fits at full
     /// size beside it, and the padding halves before a label is shrunk.
     func rowSpace(frame r: Rect, label: String, icon: String?, textSize: Double, iconColumn: Bool)
-        -> (padding: Double, gap: Bool, icon: PixelBuffer?) {
+        -> (padding: Double, gap: Bool, icon: String?) {
         let padding = Self.rowPadding(width: r.width, height: r.height)
-        let image = icon.flatMap { self.icon($0) }
+        let image = icon.flatMap { hasIcon($0) ? $0 : nil }
         let side = r.height * Self.rowIconScale
         let natural = font.measure(label, size: textSize)
         var gap = iconColumn || icon != nil
@@ -269,10 +294,10 @@ public final class ScreenResources {
         let fitted = FittedLabel(label, font: font, size: min(textSize, r.height * 0.17 * textScale), maxWidth: room)
         let metrics = font.lineMetrics(size: fitted.size)
         var baseline = r.midY + (metrics.ascent - metrics.descent) / 2
-        if let path = icon, let image = self.icon(path) {
+        if let icon, hasIcon(icon) {
             let side = min(room, r.height * 0.4)
             let top = r.minY + (r.height - side - metrics.ascent - padding) / 2
-            canvas.draw(image, in: Rect(x: r.midX - side / 2, y: top, width: side, height: side))
+            drawIcon(icon, in: Rect(x: r.midX - side / 2, y: top, width: side, height: side), textColor: color, on: canvas)
             baseline = top + side + padding + metrics.ascent
         }
         let start = Point(x: r.midX - fitted.width / 2, y: baseline)

@@ -42,7 +42,7 @@ struct SidePanel {
     func draw(_ item: MenuItem, on canvas: Canvas, resources: ScreenResources, reading: ReadingDirection) {
         let font = resources.font
         let rtl = reading == .rightToLeft
-        let icon = item.icon.flatMap { resources.icon($0) }
+        let icon = item.icon.flatMap { resources.hasIcon($0) ? $0 : nil }
         let label = FittedLabel(item.label, font: font, size: labelSize, maxWidth: frame.width)
         let labelMetrics = font.lineMetrics(size: label.size)
         let descriptionMetrics = font.lineMetrics(size: descriptionSize)
@@ -59,7 +59,8 @@ struct SidePanel {
             + (lines.isEmpty ? 0 : labelSize * 0.5 + Double(lines.count) * lineHeight)
         var y = frame.minY + Swift.max(0, (frame.height - height) / 2)
         if let icon {
-            canvas.draw(icon, in: Rect(x: rtl ? frame.maxX - iconSide : frame.minX, y: y, width: iconSide, height: iconSide))
+            resources.drawIcon(icon, in: Rect(x: rtl ? frame.maxX - iconSide : frame.minX, y: y, width: iconSide, height: iconSide),
+                               textColor: resources.theme.title, on: canvas)
             y += iconSide + labelSize * 0.5
         }
         let labelDirection = font.direction(of: item.label, otherwise: TextDirection(reading))

@@ -10,6 +10,9 @@ public enum RasterError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A PNG file or its folder that cannot be written or created there, and why in words (a
     /// missing folder, permissions), for `path` as the caller gave it.
     case cannotWrite(path: String, reason: String)
+    /// A librsvg or cairo call failed, or an SVG the kiosk refuses before rendering it (too large a
+    /// file, an external reference, a render over its time budget), and why in words.
+    case svg(call: String, message: String)
 
     public var description: String {
         switch self {
@@ -18,6 +21,7 @@ public enum RasterError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .imageTooLarge(name, width, height, limit):
             return "\(name): \(width)x\(height) is larger than the \(limit)x\(limit) the kiosk decodes; scale it down"
         case let .cannotWrite(path, reason): return "cannot write \(path): \(reason)"
+        case let .svg(call, message): return "\(call) failed: \(message)"
         }
     }
 }

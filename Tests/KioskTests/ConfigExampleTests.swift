@@ -60,8 +60,11 @@ import TestSupport
         let tools = try #require(config.screen(named: "tools"))
         guard case .arc(let toolsArc) = tools.layout else { Issue.record("tools is not an arc"); return }
         #expect(toolsArc.edge == .bottom && !toolsArc.wrap)
-        // Icons are relative to the file's directory.
-        #expect(main.items[0].icon == ConfigPaths.repository + "/systemd/icons/radio.png")
+        // Icon files are relative to the file's directory; icon names stay names, and the theme has them.
+        #expect(main.items[0].icon == "multimedia-player-symbolic")
+        let media0 = try #require(config.screen(named: "media")).items[0]
+        #expect(media0.icon == ConfigPaths.repository + "/systemd/icons/radio.png")
+        #expect(config.theme.iconTheme == "Adwaita" && config.theme.iconColor == .text)
         #expect(main.items[3].action == .exec(Command(argv: ["/usr/bin/sleep", "3"])))
         // A screen background overrides only the keys it names.
         let media = try #require(config.screen(named: "media"))

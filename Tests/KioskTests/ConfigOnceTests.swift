@@ -80,7 +80,7 @@ import Text
             """)
         let decoded = ConfigReader.decode(text: text, file: "k.toml", baseDirectory: "/")
         let config = try #require(decoded.config)
-        let planted = ConfigAssets(font: nil, fontProblem: "planted font problem", images: [:],
+        let planted = ConfigAssets(font: nil, fontProblem: "planted font problem", images: [:], vectors: [:],
                                    imageProblems: ["/nowhere/icon.png": "planted image problem"], complete: true)
         let problems = ConfigValidator(file: "k.toml").validate(config, assets: planted)
         #expect(problems.map(\.description) == [

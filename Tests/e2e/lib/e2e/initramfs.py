@@ -19,7 +19,11 @@ GUEST = cache.E2E_DIR / "guest"
 # fontconfig must make the same choices as the host's, which renders the reference images.
 FONT_PACKAGES = ["fonts-dejavu-core", "fonts-noto-core", "fonts-wqy-microhei", "fonts-noto-color-emoji"]
 FONTCONFIG_PACKAGES = ["fontconfig", "fontconfig-config"]
-HOST_PACKAGES = ["busybox-static", "udev", "libinput-bin", "libc6", *FONT_PACKAGES, *FONTCONFIG_PACKAGES]
+# The icon themes the example config names its icons from (a device's .deb depends on
+# adwaita-icon-theme): their index.theme files and scalable/symbolic SVGs, not the PNG sizes.
+ICON_PACKAGES = ["adwaita-icon-theme", "hicolor-icon-theme"]
+ICONS = ["/usr/share/icons/*/index.theme", "/usr/share/icons/*/scalable/*.svg", "/usr/share/icons/*/symbolic/*.svg"]
+HOST_PACKAGES = ["busybox-static", "udev", "libinput-bin", "libc6", *FONT_PACKAGES, *FONTCONFIG_PACKAGES, *ICON_PACKAGES]
 # Which of those packages' font files go into the guest (shell patterns on the path); every
 # other file is left out. All of them: fontconfig then chooses among exactly a device's fonts.
 FONTS = ["/usr/share/fonts/*"]
@@ -83,6 +87,9 @@ def build_base(out, kern):
     put(root, GUEST / "99-kiosk-e2e-hotplug.rules", "/etc/udev/rules.d/99-kiosk-e2e-hotplug.rules")
     put_tree(root, "/usr/share/libinput")
     put_fonts(root)
+    for f in package_files(ICON_PACKAGES):
+        if any(fnmatch.fnmatch(str(f), p) for p in ICONS):
+            put(root, f)
     shutil.copytree(kern / "modules", root, dirs_exist_ok=True, symlinks=True)
     (root / "etc/kiosk-e2e").mkdir(parents=True)
     shutil.copy(kern / "modules.load", root / "etc/kiosk-e2e/modules.load")

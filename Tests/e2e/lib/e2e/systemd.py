@@ -21,6 +21,8 @@ from .rootfs import put
 SUITE = "bookworm"
 PACKAGES = ["systemd", "systemd-sysv", "udev", "libdrm2", "libinput10", "kmod", "libfreetype6",
             "libpng16-16", "libharfbuzz0b", "libfribidi0", "libfontconfig1",
+            # SVG and named icons: librsvg (cairo, GLib) and the icon theme the example names.
+            "librsvg2-2", "adwaita-icon-theme",
             # The fonts a device gets (scripts/apt-packages.txt); fontconfig's package caches them.
             "fonts-dejavu-core", "fonts-noto-core", "fonts-wqy-microhei", "fonts-noto-color-emoji", "fontconfig",
             "dbus",  # dbus: systemd-run, logind, as on a real device

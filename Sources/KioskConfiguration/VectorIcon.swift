@@ -1,0 +1,50 @@
+import Raster
+
+/// An SVG icon the config names, parsed and checked when the config loads, and rendered by librsvg
+/// at exactly the size it is drawn: once per (size, colour), then kept, so that drawing it is a
+/// copy. Screens ask at most a few sizes of one icon (a row's, a tile's, a dial plate's); beyond
+/// `maximumRenders` the oldest render is dropped. Not thread-safe: one thread at a time.
+public final class VectorIcon {
+    /// The colour an icon is drawn in.
+    public enum Tint: Hashable, Sendable {
+        /// Its own colours.
+        case original
+        /// Every pixel in this colour, with the icon's own coverage (symbolic icons are drawn so).
+        case color(Color)
+    }
+
+    /// Renders kept per icon.
+    public static let maximumRenders = 8
+
+    private let document: SVGDocument
+    /// A freedesktop symbolic icon ("...-symbolic.svg"): one shape meant to be drawn in the text's colour.
+    public let symbolic: Bool
+    private var renders: [(side: Int, tint: Tint, image: PixelBuffer)] = []
+
+    init(document: SVGDocument, symbolic: Bool) {
+        self.document = document
+        self.symbolic = symbolic
+    }
+
+    /// The icon fitted into a `side` x `side` square in `tint`; nil if librsvg fails at that size.
+    public func image(side: Int, tint: Tint) -> PixelBuffer? {
+        if let hit = renders.first(where: { $0.side == side && $0.tint == tint }) { return hit.image }
+        guard let image = try? document.render(width: side, height: side) else { return nil }
+        if case let .color(color) = tint { Self.recolor(image, to: color) }
+        if renders.count == Self.maximumRenders { renders.removeFirst() }
+        renders.append((side, tint, image))
+        return image
+    }
+
+    /// Replaces every pixel's colour by `color`, keeping its coverage (premultiplied).
+    static func recolor(_ image: PixelBuffer, to color: Color) {
+        let ca = UInt32(color.alpha)
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let a = ((image[x, y]! >> 24) * ca + 127) / 255
+                let r = (UInt32(color.red) * a + 127) / 255, g = (UInt32(color.green) * a + 127) / 255, b = (UInt32(color.blue) * a + 127) / 255
+                image.setPixel(x: x, y: y, a << 24 | r << 16 | g << 8 | b)
+            }
+        }
+    }
+}

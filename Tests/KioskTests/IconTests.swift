@@ -1,0 +1,151 @@
+import Geometry
+import Glibc
+@testable import KioskConfiguration
+import MenuScreens
+import Raster
+import Testing
+import Text
+
+/// Icons by freedesktop name (a fixture theme with inheritance and hicolor, and the installed
+/// Adwaita), SVG icons through a config load, their recolouring, their refusals, and a golden of
+/// a screen drawn with named icons.
+@Suite struct IconTests {
+    static let themes = ConfigPaths.fixture("icon-themes")
+
+    static func decode(_ items: String, theme: String = "") throws -> KioskConfig {
+        let text = """
+            [theme]
+            \(theme)
+
+            [screens.main]
+            style = "arc"
+            rows_visible = 5
+
+            \(items)
+            """
+        let decoded = ConfigReader.decode(text: text, file: "k.toml", baseDirectory: ConfigPaths.fixtures)
+        return try #require(decoded.config, "\(decoded.problems)")
+    }
+
+    static func item(_ label: String, _ icon: String) -> String {
+        "[[screens.main.items]]\nlabel = \"\(label)\"\nicon = \"\(icon)\"\naction = \"back\"\n"
+    }
+
+    @Test func findsIconsByTheSpecsOrder() {
+        var lookup = IconTheme(baseDirectories: [Self.themes])
+        #expect(lookup.chain("Kiosk-Test") == ["Kiosk-Test", "Kiosk-Base", "hicolor"])
+        #expect(lookup.find("test-home-symbolic", theme: "Kiosk-Test") == Self.themes + "/Kiosk-Test/scalable/actions/test-home-symbolic.svg")
+        // Without the suffix, the symbolic icon is found as NAME-symbolic.
+        #expect(lookup.find("test-home", theme: "Kiosk-Test") == Self.themes + "/Kiosk-Test/scalable/actions/test-home-symbolic.svg")
+        // Through Inherits=, then hicolor.
+        #expect(lookup.find("test-base", theme: "Kiosk-Test") == Self.themes + "/Kiosk-Base/scalable/apps/test-base.svg")
+        #expect(lookup.find("test-hicolor", theme: "Kiosk-Test") == Self.themes + "/hicolor/48x48/apps/test-hicolor.png")
+        // A theme that is not installed still falls back to hicolor; a missing name is nil.
+        #expect(lookup.find("test-hicolor", theme: "No-Such-Theme") == Self.themes + "/hicolor/48x48/apps/test-hicolor.png")
+        #expect(lookup.find("test-base", theme: "No-Such-Theme") == nil)
+        #expect(lookup.find("no-such-icon", theme: "Kiosk-Test") == nil)
+    }
+
+    @Test func tellsNamesFromFiles() {
+        #expect(IconTheme.isName("go-previous-symbolic"))
+        #expect(IconTheme.isName("org.gnome.Settings"))
+        #expect(!IconTheme.isName("icons/radio.png") && !IconTheme.isName("radio.PNG") && !IconTheme.isName("a.svg") && !IconTheme.isName(""))
+    }
+
+    /// The installed adwaita-icon-theme (Debian 12 keeps symbolic icons in scalable/, Debian 13 in symbolic/).
+    @Test func findsAdwaitasSymbolicIcons() {
+        var lookup = IconTheme()
+        for name in ["go-previous-symbolic", "media-playback-start-symbolic", "preferences-system-symbolic", "multimedia-player-symbolic"] {
+            let found = lookup.find(name, theme: "Adwaita")
+            #expect(found?.hasSuffix("/\(name).svg") == true, "\(name): \(found ?? "not found"): is adwaita-icon-theme installed?")
+        }
+    }
+
+    @Test func aLoadRendersNamedAndSVGIconsAndNamesWhatItCannot() throws {
+        let config = try Self.decode([
+            Self.item("Home", "test-home-symbolic"), Self.item("Base", "test-base"), Self.item("PNG", "test-hicolor"),
+            Self.item("Missing", "no-such-icon"), Self.item("Broken", "test-broken"),
+            Self.item("File", "icon-themes/Kiosk-Base/scalable/apps/test-base.svg"),
+        ].joined(separator: "\n"), theme: "icon_theme = \"Kiosk-Test\"")
+        let assets = ConfigAssets.decode(config, iconTheme: IconTheme(baseDirectories: [Self.themes]))
+        #expect(assets.vectors["test-home-symbolic"]?.symbolic == true)
+        #expect(assets.vectors["test-base"]?.symbolic == false)
+        #expect(assets.vectors[Self.themes + "/Kiosk-Base/scalable/apps/test-base.svg"] != nil)
+        #expect(assets.images["test-hicolor"].map { ($0.width, $0.height) } ?? (0, 0) == (48, 48))
+        #expect(assets.iconWarnings["no-such-icon"]
+                == "no icon named \"no-such-icon\" (nor \"no-such-icon-symbolic\") in the icon themes Kiosk-Test, Kiosk-Base, hicolor; "
+                + "the item is shown without an icon (give a name from /usr/share/icons, Debian: adwaita-icon-theme, or a .png/.svg file)")
+        #expect(assets.imageProblems["test-broken"]?.hasPrefix("\"\(Self.themes)/Kiosk-Base/scalable/apps/test-broken.svg\" cannot be loaded as an SVG: rsvg_handle_new_from_data") == true)
+        #expect(assets.imageProblems.count == 1 && assets.iconWarnings.count == 1)
+    }
+
+    /// check-config's words, through the whole reader and the installed themes.
+    @Test func checkConfigNamesAnUnknownIconAndAHostileSVG() throws {
+        let scratch = ScratchDirectory()
+        let bomb = scratch.write("bomb.svg", #"<svg xmlns="http://www.w3.org/2000/svg" width="10000" height="10000"/>"#)
+        let text = minimalConfig(Self.item("Unknown", "kiosk-no-such-icon") + "\n" + Self.item("Huge", bomb) + "\n" + Self.item("Back", "go-previous-symbolic"))
+        let loaded = ConfigReader(path: scratch.write("k.toml", text), displayName: "k.toml").load()
+        let report = loaded.check.report
+        #expect(report.contains(#"k.toml:9:8: screens.main.items[1].icon: warning: no icon named "kiosk-no-such-icon" (nor "kiosk-no-such-icon-symbolic") in the icon themes Adwaita, hicolor"#), "\(report)")
+        #expect(report.contains("screens.main.items[2].icon: \"\(bomb)\" cannot be loaded as an SVG: \(bomb): 10000x10000 is larger than the 2048x2048"), "\(report)")
+        #expect(!report.contains("items[3]"), "\(report)")
+        // An unknown name is a warning (the config still loads, the label shows); the hostile SVG is an error.
+        #expect(loaded.check.problems.filter { $0.severity == .warning }.count == 1, "\(report)")
+        #expect(loaded.check.problems.filter { $0.severity == .error }.count == 1, "\(report)")
+    }
+
+    /// A render slower than the budget is refused: the clock is moved by hand, 3.2 s per reading.
+    @Test func anSVGOverTheRenderBudgetIsRefused() throws {
+        let config = try Self.decode(Self.item("Home", "test-home-symbolic") + "\n" + Self.item("Base", "test-base"),
+                                     theme: "icon_theme = \"Kiosk-Test\"")
+        var now = 0.0
+        let assets = ConfigAssets.decode(config, clock: { now += 3.2; return now }, iconTheme: IconTheme(baseDirectories: [Self.themes]))
+        #expect(assets.vectors.isEmpty)
+        #expect(assets.imageProblems["test-home-symbolic"]?.contains("takes 3.20 s to render at 128x128, more than the 3.0 s an icon may take") == true,
+                "\(assets.imageProblems)")
+        // Under budget, both load.
+        var fast = 0.0
+        let ok = ConfigAssets.decode(config, clock: { fast += 0.01; return fast }, iconTheme: IconTheme(baseDirectories: [Self.themes]))
+        #expect(ok.vectors.count == 2 && ok.imageProblems.isEmpty)
+    }
+
+    /// Recolouring keeps each pixel's coverage and replaces its colour (premultiplied), exactly.
+    @Test func recolouringKeepsCoverage() throws {
+        let document = try SVGDocument(path: Self.themes + "/Kiosk-Test/scalable/actions/test-home-symbolic.svg")
+        let icon = VectorIcon(document: document, symbolic: true)
+        let original = try document.render(width: 32, height: 32)
+        let orange = Color(red: 255, green: 136, blue: 0)
+        let tinted = try #require(icon.image(side: 32, tint: .color(orange)))
+        var covered = 0
+        for y in 0..<32 {
+            for x in 0..<32 {
+                let a = original[x, y]! >> 24
+                let p = tinted[x, y]!
+                #expect(p >> 24 == a)
+                #expect((p >> 16) & 0xFF == (255 * a + 127) / 255 && (p >> 8) & 0xFF == (136 * a + 127) / 255 && p & 0xFF == 0)
+                if a > 0 { covered += 1 }
+            }
+        }
+        #expect(covered > 200)
+        // Asked again, the same render comes back (kept per size and colour).
+        #expect(icon.image(side: 32, tint: .color(orange)) === tinted)
+        #expect(icon.image(side: 32, tint: .original) !== tinted)
+    }
+
+    /// A screen of named icons: symbolic ones in the label colour (the selected row's too), a
+    /// colour SVG in its own colours, a PNG from hicolor, and a missing name drawn without icon.
+    @Test(arguments: [("text", "arc-named-icons-800x480"), ("#ff8800", "arc-named-icons-orange-800x480")])
+    func namedIconsGolden(iconColor: String, golden: String) throws {
+        let config = try Self.decode([
+            Self.item("Home", "test-home-symbolic"), Self.item("Weather", "test-base"), Self.item("Radio", "test-hicolor"),
+            Self.item("No icon", "no-such-icon"), Self.item("Home again", "test-home"),
+        ].joined(separator: "\n"), theme: "icon_theme = \"Kiosk-Test\"\nicon_color = \"\(iconColor)\"")
+        let assets = ConfigAssets.decode(config, iconTheme: IconTheme(baseDirectories: [Self.themes]))
+        let loaded = try #require(assets.loaded)
+        let resources = ScreenResources(theme: config.theme, assets: loaded, width: ScreenFixtures.width, height: ScreenFixtures.height)
+        let screenConfig = try #require(config.screens.first)
+        guard case .arc(let style) = screenConfig.layout else { Issue.record("not an arc"); return }
+        let screen = try ArcScreen(config: screenConfig, style: style, resources: resources, showsBack: false)
+        try goldens.expectMatches(try ScreenFixtures.frame(of: screen), golden)
+    }
+}
