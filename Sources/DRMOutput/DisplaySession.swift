@@ -66,12 +66,15 @@ public final class DisplaySession: Output {
     private var dpmsOnOwed: PanelBlanking?
     public var controlsPanelPower: Bool { true }
     private var modeSetCompletionQueued = false
+    /// Frames shown by a mode set (the first, and the first after regaining the display): they
+    /// have no flip event, so the statistics count them apart from flips.
+    private var modeSetFrames = 0
     public var lastPresentedTime: Double? { output.lastFlipTime }
     public var name: String { "\(output.connector.name) \(output.mode)" }
     public var isConnected: Bool { state != .disconnected }
     public var statistics: String {
         let gaps = output.vblankGaps.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
-        return "flips=\(output.completedFlips) pending=\(output.flipPending ? 1 : 0) vblank_gaps=\(gaps.isEmpty ? "none" : gaps)"
+        return "flips=\(output.completedFlips) mode_sets=\(modeSetFrames) pending=\(output.flipPending ? 1 : 0) vblank_gaps=\(gaps.isEmpty ? "none" : gaps)"
     }
 
     public func attach(to loop: EventLoop, delegate: OutputDelegate) throws {
@@ -98,6 +101,7 @@ public final class DisplaySession: Output {
             if needsModeSet {
                 try output.presentBySettingMode(shadow)
                 needsModeSet = false
+                modeSetFrames += 1
                 if let owed = dpmsOnOwed {
                     output.dpmsOn(owed)
                     dpmsOnOwed = nil

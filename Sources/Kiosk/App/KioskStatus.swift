@@ -26,9 +26,15 @@ public struct KioskStatus: Equatable, Sendable {
 
     /// The document as written.
     public var value: StatusValue {
-        .object([("pid", pid.map { .int($0) } ?? .null)] + config.fields + display.fields + menu.fields
-            + [("running", running.map { .string($0) } ?? .null)] + lock.fields
-            + [("values", .array(values.map(\.value)))])
+        // Appended one part at a time: Swift 6.0.3 cannot type-check the one long `+` chain.
+        var fields: [(String, StatusValue)] = [("pid", pid.map { .int($0) } ?? .null)]
+        fields += config.fields
+        fields += display.fields
+        fields += menu.fields
+        fields.append(("running", running.map { .string($0) } ?? .null))
+        fields += lock.fields
+        fields.append(("values", .array(values.map(\.value))))
+        return .object(fields)
     }
 
     public var json: String { value.json + "\n" }

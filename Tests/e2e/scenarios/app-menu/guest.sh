@@ -56,7 +56,7 @@ e2e_wait_for 20 is_generation 3 || e2e_log "drag.toml was not applied"
 # pixels): "One" at the apex, "Two" one item's pitch below it.
 kiosk render /etc/kiosk/kiosk.toml --layout /results/drag-layout.json --size 1024x768 > /dev/null
 centre() {
-    set -- $(grep "\"label\": \"$1\"" /results/drag-layout.json | head -n 1 | sed 's/.*"rect": \[\([^]]*\)\].*/\1/' | tr -d ',')
+    set -- $(grep "\"index\": [0-9]*, \"label\": \"$1\"" /results/drag-layout.json | head -n 1 | sed 's/.*"rect": \[\([^]]*\)\].*/\1/' | tr -d ',')
     awk "BEGIN { print int($1 + $3 / 2), int($2 + $4 / 2) }"
 }
 set -- $(centre One) $(centre Two)

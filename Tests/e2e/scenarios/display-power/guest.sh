@@ -33,7 +33,7 @@ e2e_wait_for 30 grep -q "menu on screen" /results/kiosk.err || e2e_log "the menu
 # Where "Open" (item 0, at the apex) is, as the kiosk lays it out on vkms's 1024x768 (the touch
 # device's range is the same, so its units are pixels).
 kiosk render /results/kiosk.toml --layout /results/layout.json --size 1024x768 > /dev/null
-set -- $(grep '"label": "Open"' /results/layout.json | head -n 1 | sed 's/.*"rect": \[\([^]]*\)\].*/\1/' | tr -d ',')
+set -- $(grep '"index": [0-9]*, "label": "Open"' /results/layout.json | head -n 1 | sed 's/.*"rect": \[\([^]]*\)\].*/\1/' | tr -d ',')
 open_x=$(awk "BEGIN { print int($1 + $3 / 2) }"); open_y=$(awk "BEGIN { print int($2 + $4 / 2) }")
 e2e_log "power: \"Open\" at $open_x,$open_y"
 e2e_wait_for 30 test -e /results/status.json
@@ -173,7 +173,7 @@ blanked() {
 e2e_wait_for 30 grep -q "menu on screen" /results/kiosk2.err || e2e_log "power-exec: the menu did not come up"
 e2e_wait_for 20 grep -q "input device added: kiosk-e2e touch ts" /results/kiosk2.err || e2e_log "power-exec: no touchscreen"
 kiosk render /results/exec.toml --layout /results/exec-layout.json --size 1024x768 > /dev/null
-set -- $(grep '"label": "Count"' /results/exec-layout.json | head -n 1 | sed 's/.*"rect": \[\([^]]*\)\].*/\1/' | tr -d ',')
+set -- $(grep '"index": [0-9]*, "label": "Count"' /results/exec-layout.json | head -n 1 | sed 's/.*"rect": \[\([^]]*\)\].*/\1/' | tr -d ',')
 count_x=$(awk "BEGIN { print int($1 + $3 / 2) }"); count_y=$(awk "BEGIN { print int($2 + $4 / 2) }")
 e2e_log "power-exec: \"Count\" at $count_x,$count_y"
 run_count 1 tap ts "$count_x" "$count_y"

@@ -39,7 +39,7 @@ render updated --value lights=off --value room=22.75 --value nozzle=230 --stale 
 
 # A tap on the switch (item 0) turns it on; the knob's press turns it off again.
 kiosk render /scenario/live.toml --size 1024x768 --layout /results/layout.json > /dev/null
-set -- $(grep '"label": "Workshop lights' /results/layout.json | head -n 1 | sed 's/.*"rect": \[\([^]]*\)\].*/\1/' | tr -d ',')
+set -- $(grep '"index": [0-9]*, "label": "Workshop lights' /results/layout.json | head -n 1 | sed 's/.*"rect": \[\([^]]*\)\].*/\1/' | tr -d ',')
 x=$(awk "BEGIN { print int($1 + $3 / 2) }"); y=$(awk "BEGIN { print int($2 + $4 / 2) }")
 e2e_log "switch at $x,$y"
 ui tap ts "$x" "$y"

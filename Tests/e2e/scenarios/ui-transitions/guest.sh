@@ -25,7 +25,7 @@ sleep 3
 # Where "Drinks" (the selected row) is, as the kiosk lays it out (the touch device's range is the
 # screen's, so its units are pixels).
 kiosk render /etc/kiosk/kiosk.toml --layout /results/layout.json --size 800x600 > /dev/null
-set -- $(grep '"label": "Drinks"' /results/layout.json | head -n 1 | sed 's/.*"rect": \[\([^]]*\)\].*/\1/' | tr -d ',')
+set -- $(grep '"index": [0-9]*, "label": "Drinks"' /results/layout.json | head -n 1 | sed 's/.*"rect": \[\([^]]*\)\].*/\1/' | tr -d ',')
 dx=$(awk "BEGIN { print int($1 + $3 / 2) }"); dy=$(awk "BEGIN { print int($2 + $4 / 2) }")
 e2e_log "ui: \"Drinks\" at $dx,$dy"
 
