@@ -21,6 +21,11 @@ def bundle(dest, title, icons, edit=lambda text: text):
     text = (REPO / "systemd/kiosk.toml").read_text()
     text = text.replace('title = "Kiosk"', f'title = "{title}"', 1)
     text = text.replace(f'# metrics_file = "{METRICS}"', f'metrics_file = "{METRICS}"', 1)
+    # The home screen shows the bundle's own icon files (the example names Adwaita icons there),
+    # so that a push that swaps the icons changes what the home screen looks like.
+    for name, file in (("multimedia-player-symbolic", "icons/radio.png"), ("preferences-system-symbolic", "icons/settings.png")):
+        assert f'icon = "{name}"' in text, f"the example's home screen no longer names {name}"
+        text = text.replace(f'icon = "{name}"', f'icon = "{file}"', 1)
     (dest / "kiosk.toml").write_text(edit(text))
     shutil.copytree(icons, dest / "icons", symlinks=True)
     return dest
