@@ -1,4 +1,5 @@
 import Text
+import KioskConfiguration
 
 /// A label fitted into a width: at the size asked for when it fits; else shrunk, down to the
 /// legible floor; only then shortened with an ellipsis. A reader takes a smaller word over a
@@ -40,8 +41,21 @@ public struct FittedLabel: Equatable, Sendable {
             guard size > smallest else { break }
             size = Swift.max(smallest, size * 0.97)
         }
-        let text = font.truncated(label, size: smallest, maxWidth: room)
+        let text = Self.shortened(label, font: font, size: smallest, maxWidth: room)
         self.init(text: text, size: smallest, width: font.measure(text, size: smallest), shortened: text != label)
+    }
+
+    /// `label` cut to `maxWidth`. A live value (`LiveLabel`) is what the reader looks for, so the
+    /// words before it are cut first and the value stays whole while it fits on its own.
+    static func shortened(_ label: String, font: Font, size: Double, maxWidth: Double) -> String {
+        if let (before, value) = LiveLabel.splitAtValue(label), !before.isEmpty {
+            let valueWidth = font.measure(String(value), size: size)
+            if valueWidth < maxWidth {
+                let head = font.truncated(String(before), size: size, maxWidth: maxWidth - valueWidth)
+                if !head.isEmpty { return head + value }
+            }
+        }
+        return font.truncated(label, size: size, maxWidth: maxWidth)
     }
 
     /// The width `label` needs at the floor (or at `wanted`, when that is smaller): what a layout

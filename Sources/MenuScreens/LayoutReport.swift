@@ -1,6 +1,7 @@
 import Geometry
 import Text
 import TOML
+import KioskConfiguration
 
 /// What a screen drew at rest, as the drawing code itself reports it: the title and each item's
 /// plate, the text inside it, its size and whether it was shortened. `kiosk render --layout`
@@ -113,19 +114,19 @@ public final class LayoutReport {
         func rect(_ r: Rect) -> String { "[\(num(r.minX)), \(num(r.minY)), \(num(r.width)), \(num(r.height))]" }
         var out = "{\n  \"screen\": \(TOMLSyntax.quoted(screen)),\n  \"size\": [\(width), \(height)],\n  \"title\": "
         if let title {
-            out += "{\"text\": \(TOMLSyntax.quoted(title.text)), \"rect\": \(rect(title.rect)), \"shortened\": \(title.shortened)}"
+            out += "{\"text\": \(TOMLSyntax.quoted(LiveLabel.plain(title.text))), \"rect\": \(rect(title.rect)), \"shortened\": \(title.shortened)}"
         } else {
             out += "null"
         }
         if let panel {
-            out += ",\n  \"panel\": {\"label\": \(TOMLSyntax.quoted(panel.label)), \"rect\": \(rect(panel.rect)), "
+            out += ",\n  \"panel\": {\"label\": \(TOMLSyntax.quoted(LiveLabel.plain(panel.label))), \"rect\": \(rect(panel.rect)), "
             out += "\"text_rect\": \(rect(panel.textRect)), \"font_size\": \(num(panel.fontSize)), "
             out += "\"shortened\": \(panel.shortened), \"description_lines\": \(panel.lines)}"
         }
         out += ",\n  \"items\": ["
         for (n, item) in items.enumerated() {
             out += n == 0 ? "\n" : ",\n"
-            out += "    {\"index\": \(item.index), \"label\": \(TOMLSyntax.quoted(item.label)), \"rect\": \(rect(item.rect)), "
+            out += "    {\"index\": \(item.index), \"label\": \(TOMLSyntax.quoted(LiveLabel.plain(item.label))), \"rect\": \(rect(item.rect)), "
             out += "\"text_rect\": \(rect(item.textRect)), \"font_size\": \(num(item.fontSize)), "
             out += "\"shortened\": \(item.shortened), \"selected\": \(item.selected)}"
         }

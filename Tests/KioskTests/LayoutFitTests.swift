@@ -44,6 +44,26 @@ import Text
         #expect(small.size == 10 && small.shortened)
     }
 
+    /// A long label is cut before its live value: "Nozzle temperature of the left extr… 215 °C",
+    /// never "Nozzle temperature of the left extruder 2…". In either reading direction.
+    @Test func aShortenedLabelKeepsItsValueWhole() {
+        for (label, value) in [("Nozzle temperature of the left extruder", "215.3 °C"),
+                               ("درجة حرارة الفوهة اليسرى للطابعة", "215.3 °C"),
+                               ("Heizung im Erdgeschoss {value} (Soll)", "21 °C")] {
+            let composed = LiveLabel.compose(label, value: value)
+            let room = font.measure(LiveLabel.plain(composed), size: FittedLabel.legibleFloor) * 0.6
+            let fit = FittedLabel(composed, font: font, size: 24, maxWidth: room)
+            #expect(fit.shortened && fit.width <= room + 0.5, "\(fit)")
+            #expect(LiveLabel.plain(fit.text).contains(value) && fit.text.contains("…"), "\(fit.text)")
+            // Without the marks the same text loses its end, the value with it.
+            let unmarked = FittedLabel(LiveLabel.plain(composed), font: font, size: 24, maxWidth: room)
+            #expect(!unmarked.text.contains(value) || label.contains("{value}"))
+        }
+        // A value wider than the room on its own is shortened like any text.
+        let wide = FittedLabel(LiveLabel.compose("T", value: String(repeating: "8", count: 80)), font: font, size: 24, maxWidth: 100)
+        #expect(wide.shortened && wide.width <= 100.5)
+    }
+
     @Test func noRoomAtAllDrawsNothingAndNeverTraps() {
         for width in [0, -5, .nan, .infinity] as [Double] {
             let fit = FittedLabel("Zurück", font: font, size: 20, maxWidth: width)

@@ -40,7 +40,8 @@ import Testing
             try runtime.start()
         }
 
-        func label(_ index: Int) -> String { app.currentScreen.config.items[index].label }
+        /// The label as read (without the isolate marks around its value).
+        func label(_ index: Int) -> String { LiveLabel.plain(app.currentScreen.config.items[index].label) }
 
         func health(_ id: String) -> ValueHealth? { app.values.health(now: MonotonicClock.now()).first { $0.id == id } }
 

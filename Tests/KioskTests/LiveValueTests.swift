@@ -159,8 +159,13 @@ import Testing
     }
 
     @Test func labelsCarryTheirValue() {
-        #expect(LiveLabel.compose("Nozzle {value} now", value: "215.3 °C") == "Nozzle 215.3 °C now")
-        #expect(LiveLabel.compose("Bed", value: "60 °C") == "Bed  60 °C")
+        #expect(LiveLabel.compose("Nozzle {value} now", value: "215.3 °C") == "Nozzle \u{2068}215.3 °C\u{2069} now")
+        #expect(LiveLabel.compose("Bed", value: "60 °C") == "Bed  \u{2068}60 °C\u{2069}")
+        // What logs, the layout report and speech read: the text without the isolate marks.
+        #expect(LiveLabel.plain(LiveLabel.compose("Bed", value: "60 °C")) == "Bed  60 °C")
+        #expect(LiveLabel.splitAtValue("Bed") == nil)
+        let split = LiveLabel.splitAtValue(LiveLabel.compose("Nozzle {value} now", value: "215 °C"))
+        #expect(split?.before == "Nozzle" && split?.value == " \u{2068}215 °C\u{2069} now")
     }
 
     // MARK: Staleness and toggles, time moved by hand
@@ -223,15 +228,15 @@ import Testing
     @Test func theAppShowsValuesAndAsksForSwitches() throws {
         let app = try KioskApp(config: try config(), width: 800, height: 480, now: 0)
         #expect(app.shownValueIDs == ["nozzle", "bed", "lights"])
-        #expect(app.currentScreen.config.items.map(\.label) == ["Nozzle —", "Bed  —", "Lights  ○ ?"])
+        #expect(app.currentScreen.config.items.map { LiveLabel.plain($0.label) } == ["Nozzle —", "Bed  —", "Lights  ○ ?"])
         try app.values.set("nozzle", text: "215.27", now: 0.1)
         try app.values.setToggle("lights", on: true, now: 0.1)
         _ = app.advance(now: 0.2)
-        #expect(app.currentScreen.config.items.map(\.label) == ["Nozzle 215.3 °C", "Bed  —", "Lights  ● ON"])
+        #expect(app.currentScreen.config.items.map { LiveLabel.plain($0.label) } == ["Nozzle 215.3 °C", "Bed  —", "Lights  ● ON"])
         // The frame due when it turns stale.
         #expect(abs((app.nextDeadline ?? 0) - 10.101) < 1e-9)
         _ = app.advance(now: 10.2)
-        #expect(app.currentScreen.config.items[0].label == "Nozzle ⚠ 215.3 °C")
+        #expect(LiveLabel.plain(app.currentScreen.config.items[0].label) == "Nozzle ⚠ 215.3 °C")
 
         try app.values.setToggle("lights", on: true, now: 10.5)
         app.currentScreen.select(2)
@@ -239,11 +244,11 @@ import Testing
         var switches: [Effect] = []
         for t in stride(from: 11.0, to: 12.0, by: 1.0 / 60) { switches += app.advance(now: t).filter { if case .switchToggle = $0 { true } else { false } } }
         #expect(switches == [.switchToggle(id: "lights", command: Command(argv: ["/bin/false"]), label: "Lights")])
-        #expect(app.currentScreen.config.items[2].label == "Lights  ◌ OFF…")
+        #expect(LiveLabel.plain(app.currentScreen.config.items[2].label) == "Lights  ◌ OFF…")
         app.toggleSwitched("lights", label: "Lights", failure: "exited with status 1", now: 12)
         _ = app.advance(now: 12.1)
         #expect(app.bannerText == "Lights: could not switch off: exited with status 1")
-        #expect(app.currentScreen.config.items[2].label == "Lights  ● ON")
+        #expect(LiveLabel.plain(app.currentScreen.config.items[2].label) == "Lights  ● ON")
     }
 
     @Test func aTitleCarriesAValue() throws {
@@ -256,10 +261,10 @@ import Testing
         let c = try config(text)
         let app = try KioskApp(config: c, width: 800, height: 480, now: 0)
         #expect(app.shownValueIDs.first == "job")
-        #expect(app.currentScreen.config.title == "Printer —")
+        #expect(app.currentScreen.config.title.map(LiveLabel.plain) == "Printer —")
         try app.values.set("job", text: "benchy.gcode 42%", now: 0)
         _ = app.advance(now: 0.5)
-        #expect(app.currentScreen.config.title == "Printer benchy.gcode 42%")
+        #expect(app.currentScreen.config.title.map(LiveLabel.plain) == "Printer benchy.gcode 42%")
         // Its id shares the items' namespace; a value needs one.
         let clash = check(text.replacing("id = \"job\"", with: "id = \"nozzle\"")).problems.map(\.description)
         #expect(clash.contains { $0.contains("screens.main.sections[0].items[0].id: \"nozzle\" is already the id of screens.main.id") }, "\(clash)")

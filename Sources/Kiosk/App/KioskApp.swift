@@ -233,7 +233,7 @@ public final class KioskApp: FrameSource {
         case .selected(let i): Log.info("selected item \(i)")
         case .activated(let i):
             let items = screen.config.items
-            Log.info("activated item \(i)" + (items.indices.contains(i) ? ": \"\(items[i].label)\" (\(items[i].action.kind))" : ""))
+            Log.info("activated item \(i)" + (items.indices.contains(i) ? ": \"\(LiveLabel.plain(items[i].label))\" (\(items[i].action.kind))" : ""))
         case .tapped(let i): Log.info("tap on item \(i)")
         case .back: Log.info("back")
         case .released(let v, let moved): Log.info("drag released at \(v.formatted2) items/s: moving \(moved) items")
