@@ -103,7 +103,7 @@ func benchmarkSize(width: Int, height: Int, pngDirectory: String?) throws {
             scene.render(on: canvas)
             try PNGCodec.write(frame, to: "\(dir)/s1-\(pattern.rawValue)-\(width)x\(height).png")
         }
-        blackHole(frame)
+        blackHole(canvas.target)
     }
     try benchmarkTransitions(width: width, height: height) { medianMilliseconds { _ in copy.copyRows(from: source, rect: copy.bounds) } }
     try benchmarkArcScreen(width: width, height: height)
@@ -162,12 +162,7 @@ func benchmarkTransitions(width: Int, height: Int, memcpyMs: () -> Double) throw
         let next = ScreenConfig(name: "next", title: "Next", layout: .list(ListStyle(columns: 2)), background: background,
                                 sections: [MenuSection(title: "Things", items: items)])
         let config = KioskConfig(background: background, home: "home", screens: [home, next], statusFile: "", transition: style)
-        let app = try KioskApp(config: config, width: width, height: height, now: 0)
-        let frame = try PixelBuffer(width: width, height: height)
-        let canvas = Canvas(frame)
-        _ = app.advance(now: 0)
-        _ = app.draw(on: canvas, full: true)
-        app.frameTaken()
+        let (app, canvas) = try appShowingItsFirstFrame(config, width: width, height: height)
         app.handle(.command(.select, count: 1), now: 0.1)
         _ = app.advance(now: 0.1)
         _ = app.draw(on: canvas, full: false)  // the transition's first frame
@@ -191,7 +186,7 @@ func benchmarkTransitions(width: Int, height: Int, memcpyMs: () -> Double) throw
             app.frameTaken()
         }
         print("transition \(kind) \(width)x\(height) first \(fixed3(firstMs)) \(fixed3(firstMs / memcpyMs()))")
-        blackHole(frame)
+        blackHole(canvas.target)
     }
 }
 
@@ -215,7 +210,7 @@ func runS1Frames(_ args: [String]) {
         for i in 0..<n {
             if args[1] == "a" { scene.render(on: canvas) } else { stepper.step(i) }
         }
-        blackHole(frame)
+        blackHole(canvas.target)
         if let plates = scene.plates, let labels = scene.labelCache {
             print("recorded: \(plates.recordedCount) plates (\(plates.byteCount) bytes held), \(labels.recordedCount) labels (\(labels.byteCount) bytes held)")
         }
@@ -240,12 +235,7 @@ func benchmarkArcScreen(width: Int, height: Int) throws {
         let home = ScreenConfig(name: "home", title: "Home", layout: .arc(ArcStyle(wrap: true, sidePanel: panel)), background: background,
                                 sections: [MenuSection(items: items)])
         let config = KioskConfig(background: background, home: "home", screens: [home], statusFile: "")
-        let app = try KioskApp(config: config, width: width, height: height, now: 0)
-        let frame = try PixelBuffer(width: width, height: height)
-        let canvas = Canvas(frame)
-        _ = app.advance(now: 0)
-        _ = app.draw(on: canvas, full: true)
-        app.frameTaken()
+        let (app, canvas) = try appShowingItsFirstFrame(config, width: width, height: height)
         var now = 0.0
         // One detent, then frames 16 ms apart until it rests: the mid-animation frames are "scroll",
         // the last one "settle".
@@ -270,6 +260,16 @@ func benchmarkArcScreen(width: Int, height: Int) throws {
         let name = "arc-screen \(width)x\(height) side_panel=\(panel ? "on" : "off")"
         print("\(name) scroll \(fixed3(median(scroll)))")
         print("\(name) settle \(fixed3(median(settle)))")
-        blackHole(frame)
+        blackHole(canvas.target)
     }
+}
+
+/// An app for `config` with its first full frame drawn and taken: where the timed frames start.
+private func appShowingItsFirstFrame(_ config: KioskConfig, width: Int, height: Int) throws -> (KioskApp, Canvas) {
+    let app = try KioskApp(config: config, width: width, height: height, now: 0)
+    let canvas = Canvas(try PixelBuffer(width: width, height: height))
+    _ = app.advance(now: 0)
+    _ = app.draw(on: canvas, full: true)
+    app.frameTaken()
+    return (app, canvas)
 }
