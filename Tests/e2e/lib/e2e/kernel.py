@@ -107,6 +107,25 @@ def build_vkms(abi, series, debs, work):
     return vkms / "vkms.ko"
 
 
+def keep_modules(full, out, abi, modules, rootfs_modules):
+    """Copies only the modules the guests load (`modules`, and `rootfs_modules` for the systemd
+    mode's stage 1) from the unpacked package `full` into out/modules with a modules.dep of their
+    own, and writes the load order of each list to out/modules.load and out/modules-rootfs.load."""
+    mods = out / "modules"
+    lists = {"modules.load": module_order(full, abi, modules),
+             "modules-rootfs.load": module_order(full, abi, rootfs_modules)}
+    for rels in lists.values():
+        for rel in rels:
+            dst = mods / "lib/modules" / abi / rel
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(full / "lib/modules" / abi / rel, dst)
+    for f in ("modules.builtin", "modules.builtin.modinfo", "modules.order"):
+        shutil.copy(full / "lib/modules" / abi / f, mods / "lib/modules" / abi / f)
+    run(["depmod", "-b", str(mods), abi])
+    for name, rels in lists.items():
+        (out / name).write_text("".join(f"/lib/modules/{abi}/{r}\n" for r in rels))
+
+
 def module_order(full, abi, names):
     """Module files, dependencies first, for insmod in the guest (relative to lib/modules/abi)."""
     order = []
@@ -136,20 +155,7 @@ def build(out, abi, ver):
     extra.mkdir()
     shutil.copy(build_vkms(abi, series, debs, work), extra / "vkms.ko")
     run(["depmod", "-b", str(full), abi])
-    # Keep only the modules the guests load, with a modules.dep of their own.
-    mods = out / "modules"
-    lists = {"modules.load": module_order(full, abi, MODULES),
-             "modules-rootfs.load": module_order(full, abi, ROOTFS_MODULES)}
-    for rels in lists.values():
-        for rel in rels:
-            dst = mods / "lib/modules" / abi / rel
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(full / "lib/modules" / abi / rel, dst)
-    for f in ("modules.builtin", "modules.builtin.modinfo", "modules.order"):
-        shutil.copy(full / "lib/modules" / abi / f, mods / "lib/modules" / abi / f)
-    run(["depmod", "-b", str(mods), abi])
-    for name, rels in lists.items():
-        (out / name).write_text("".join(f"/lib/modules/{abi}/{r}\n" for r in rels))
+    keep_modules(full, out, abi, MODULES, ROOTFS_MODULES)
     (out / "abi").write_text(abi + "\n")
     (out / "version").write_text(ver + "\n")
     shutil.rmtree(work)

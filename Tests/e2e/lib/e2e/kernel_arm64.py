@@ -13,7 +13,7 @@ from pathlib import Path
 
 from . import cache
 from .cache import log
-from .kernel import kernel, module_order, run
+from .kernel import kernel, keep_modules, run
 
 
 # arm64 (Debian 13): virtio-gpu is the display (built into Debian's arm64 kernel; there is no
@@ -69,19 +69,7 @@ def build_arm64(out, apt, abi, ver):
         xz.with_suffix("").write_bytes(lzma.decompress(xz.read_bytes()))
         xz.unlink()
     run(["depmod", "-b", str(full), abi])
-    mods = out / "modules"
-    lists = {"modules.load": module_order(full, abi, ARM64_MODULES),
-             "modules-rootfs.load": module_order(full, abi, ARM64_ROOTFS_MODULES)}
-    for rels in lists.values():
-        for rel in rels:
-            dst = mods / "lib/modules" / abi / rel
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(full / "lib/modules" / abi / rel, dst)
-    for f in ("modules.builtin", "modules.builtin.modinfo", "modules.order"):
-        shutil.copy(full / "lib/modules" / abi / f, mods / "lib/modules" / abi / f)
-    run(["depmod", "-b", str(mods), abi])
-    for name, rels in lists.items():
-        (out / name).write_text("".join(f"/lib/modules/{abi}/{r}\n" for r in rels))
+    keep_modules(full, out, abi, ARM64_MODULES, ARM64_ROOTFS_MODULES)
     (out / "abi").write_text(abi + "\n")
     (out / "version").write_text(ver + "\n")
     shutil.rmtree(work)
