@@ -222,7 +222,8 @@ private final class WorkerThread: @unchecked Sendable {
                 return
             }
         }
-        Log.info("speech: saying \"\(text)\" (voice \(voice))")
+        // Not the text: the app logs what may be logged (never a key of the PIN keypad).
+        Log.info("speech: synthesizing in voice \(voice)")
         var firstSound = true
         var playFailure: SpeechError?
         let completed: Bool

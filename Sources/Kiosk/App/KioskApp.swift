@@ -130,7 +130,7 @@ public final class KioskApp: FrameSource {
             cueScreenOpened()
         }
         if let due = speech?.take(now: now) {
-            Log.info("speech: \"\(due.text)\" (settled at \(Int(due.since * 1000)) ms)")
+            Log.info("speech: \(due.secret ? "a key of the keypad" : "\"\(due.text)\"") (settled at \(Int(due.since * 1000)) ms)")
             effects.append(.speak(due.text))
         }
         if navigator.isTransitioning {

@@ -13,7 +13,9 @@ struct SpeechCues {
     /// Seconds the selection must rest before it is said.
     var settle: Double
     /// The text waiting for its moment, and when what it says happened (the log's settle moment).
-    private(set) var pending: (text: String, due: Double, since: Double)?
+    /// `secret`: a key of the keypad, which the log must not name (the audio is for the person at
+    /// the knob; a log line beside "Entered" would keep the PIN).
+    private(set) var pending: (text: String, due: Double, since: Double, secret: Bool)?
     /// The item said with the title of a screen just opened: its first settling is that one.
     private var openedFocus: String?
     /// Something was handed out since the last movement: the next movement silences it.
@@ -38,7 +40,7 @@ struct SpeechCues {
     mutating func screenOpened(title: String, focused: String?, keypad: Bool = false, now: Double) {
         let parts = [title, keypad ? focused.map(Self.keyName) : focused].compactMap { $0 }.filter { !$0.isEmpty }
         guard !parts.isEmpty else { return }
-        pending = (parts.joined(separator: ". "), now + settle, now)
+        pending = (parts.joined(separator: ". "), now + settle, now, false)
         openedFocus = focused
     }
 
@@ -47,7 +49,7 @@ struct SpeechCues {
         guard !label.isEmpty else { return }
         if pending != nil, label == openedFocus { return }
         openedFocus = nil
-        pending = (label, now + settle, now)
+        pending = (label, now + settle, now, false)
     }
 
     /// The keypad's selection settled on the key labelled `key`.
@@ -55,22 +57,22 @@ struct SpeechCues {
         guard !keypadQuiet else { return }
         if pending != nil, key == openedFocus { return }
         openedFocus = nil
-        pending = (Self.keyName(key), now + settle, now)
+        pending = (Self.keyName(key), now + settle, now, true)
     }
 
     /// A key of the keypad was tapped or chosen; `digit`: it was a digit.
     mutating func keypadPressed(digit: Bool, now: Double) {
         keypadQuiet = true
         openedFocus = nil
-        pending = digit ? ("Entered", now, now) : nil
+        pending = digit ? ("Entered", now, now, false) : nil
     }
 
     /// The text due at `now` and when what it says happened, if any (handed out once).
-    mutating func take(now: Double) -> (text: String, since: Double)? {
+    mutating func take(now: Double) -> (text: String, since: Double, secret: Bool)? {
         guard let p = pending, p.due <= now else { return nil }
         pending = nil
         said = true
-        return (p.text, p.since)
+        return (p.text, p.since, p.secret)
     }
 
     var deadline: Double? { pending?.due }
