@@ -62,8 +62,8 @@ def run(cmd, **kw):
     return r.stdout
 
 
-# What changes for Debian 13: the 64-bit time_t transition renamed libpng16-16.
-TRIXIE_RENAMES = {"libpng16-16": "libpng16-16t64"}
+# What changes for Debian 13: the 64-bit time_t transition renamed libpng16-16 and libasound2.
+TRIXIE_RENAMES = {"libpng16-16": "libpng16-16t64", "libasound2": "libasound2t64"}
 # Left out of the arm64 root: only fleet-ansible (amd64) uses them, and every package costs
 # minutes when mmdebstrap configures it under qemu-user.
 ARM64_SKIP = {"openssh-server", "python3", "python3-apt", "prometheus-node-exporter"}

@@ -150,6 +150,18 @@ def check(r):
         r.note(f"speech latency: settled at {settled:.3f} s, first captured sound at {start + first / RATE:.3f} s: "
                 f"{(start + first / RATE - settled) * 1000:.0f} ms (settle delay 300 ms included; arecord's start time as its clock)")
 
+    # The kiosk's own clock: from the settle moment to its first non-silent sample handed to ALSA.
+    firsts = [int(m.group(1)) / 1000 for m in re.finditer(r"speech: first sound at (\d+) ms", journal)]
+    gaps = []
+    for _, _, settled in spoken_lines(journal):
+        after = [f for f in firsts if f >= settled]
+        if after:
+            gaps.append((after[0] - settled) * 1000)
+    if gaps:
+        gaps.sort()
+        r.note(f"settle to first sample written (kiosk log, {len(gaps)} utterances): min {gaps[0]:.0f} ms, "
+               f"median {gaps[len(gaps) // 2]:.0f} ms, max {gaps[-1]:.0f} ms (settle delay 300 ms included)")
+
     # Ten fast detents: only where they stopped, in the Arabic voice.
     _, said = phase(r, "fast", journal)
     r.expect([t for _, t, _ in said] == ["قهوة"], f"ten fast detents said {[t for _, t, _ in said]}, wanted only 'قهوة'")
