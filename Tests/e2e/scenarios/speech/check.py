@@ -27,7 +27,7 @@ def samples(path, header=0):
     return list(memoryview(data[:n * 2]).cast("h"))
 
 
-def segments(x, floor=300, gap=0.25, min_len=0.08):
+def segments(x, floor=300, gap=0.6, min_len=0.08):
     """Runs of sound in x: (start, end) sample indices, 10 ms frames louder than `floor` (RMS),
     joined across gaps shorter than `gap` seconds, at least `min_len` seconds long."""
     hop = RATE // 100
@@ -113,7 +113,8 @@ def spoken_lines(journal):
 
 def phase(r, name, journal):
     times = dict(kv.split("=") for kv in r.text(f"{name}.times").split())
-    start, action = float(times["record"]), float(times["action"])
+    start = float(times["grew"]) - int(times["bytes"]) / 2 / RATE
+    action = float(times["action"])
     ends = start + len(samples(r.path(f"{name}.raw"))) / RATE + 1
     said = [(t, text, settled) for t, text, settled in spoken_lines(journal) if action - 0.1 <= t <= ends]
     return start, said
@@ -148,14 +149,17 @@ def check(r):
     if first is not None and said:
         settled = said[0][2]
         r.note(f"speech latency: settled at {settled:.3f} s, first captured sound at {start + first / RATE:.3f} s: "
-                f"{(start + first / RATE - settled) * 1000:.0f} ms (settle delay 300 ms included; arecord's start time as its clock)")
+                f"{(start + first / RATE - settled) * 1000:.0f} ms (settle delay 300 ms included; the capture's start taken as "
+                f"when its file first grew less what it held, within the guest's polling)")
 
     # The kiosk's own clock: from the settle moment to its first non-silent sample handed to ALSA.
     firsts = [int(m.group(1)) / 1000 for m in re.finditer(r"speech: first sound at (\d+) ms", journal)]
     gaps = []
-    for _, _, settled in spoken_lines(journal):
-        after = [f for f in firsts if f >= settled]
-        if after:
+    settles = [settled for _, _, settled in spoken_lines(journal)]
+    for i, settled in enumerate(settles):
+        until = settles[i + 1] if i + 1 < len(settles) else float("inf")
+        after = [f for f in firsts if settled <= f < until]
+        if after:  # none: cut off before its first sound
             gaps.append((after[0] - settled) * 1000)
     if gaps:
         gaps.sort()
@@ -175,7 +179,7 @@ def check(r):
     r.expect(texts == ["Entered"] * 4 + ["Settings. Back"], f"the keypad said {texts}")
     x = samples(r.path("keypad.raw"))
     segs = segments(x)
-    r.expect(len(segs) == 5, f"keypad: {len(segs)} utterances captured, wanted 5: {segs}")
+    r.expect(len(segs) == 5, f"keypad: {len(segs)} utterances captured, wanted 5 (4 x Entered, 'Settings. Back'): {segs}")
     entered = reference(r, "Entered", "en")
     digits = {d: reference(r, d, "en") for d in "2580"}
     for i, (a, b) in enumerate(segs[:4]):

@@ -22,18 +22,21 @@ e2e_wait_for 30 grep -q '"screen": "drinks"' /run/kiosk/status.json || e2e_log "
 sleep 4  # the start says "Drinks. Admin"; the dial is opened
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 # capture NAME SECONDS CMD...: records the loopback's capture side for SECONDS while CMD runs;
-# NAME.raw (S16_LE, 22050 Hz, mono) and NAME.times (when recording and CMD started, uptime).
+# NAME.raw (S16_LE, 22050 Hz, mono) and NAME.times: when the file first grew and to how many
+# bytes (the capture's start is that moment less the bytes' duration), and when CMD started.
 capture() {
     _name=$1; _secs=$2; shift 2
-    _t0=$(uptime_s)
     arecord -q -D hw:Loopback,1,0 -f S16_LE -r 22050 -c 1 -t raw -d "$_secs" "$_name.raw" 2> "$_name.arecord.err" &
     _apid=$!
+    _size=0
+    until [ "$_size" -gt 0 ]; do _size=$(stat -c %s "$_name.raw" 2>/dev/null || echo 0); done
+    _t1=$(uptime_s)
     sleep 0.5
-    echo "record=$_t0 action=$(uptime_s)" > "$_name.times"
+    echo "grew=$_t1 bytes=$_size action=$(uptime_s)" > "$_name.times"
     "$@"
     wait "$_apid"
 }
-fast_turn() { for _i in 1 2 3 4 5 6 7 8 9 10; do ui turn dl 1; sleep 0.05; done; }
+fast_turn() { ui turn dl 10 50; }  # ten steps 50 ms apart, from kiosk-uinput itself
 tap_key() {  # the keypad's grid at 800x480 as touch coordinates on the 1024x768 device (pin-lock)
     case $1 in
         1) ui tap ts 177 157 ;; 2) ui tap ts 512 157 ;; 3) ui tap ts 847 157 ;;
