@@ -107,10 +107,17 @@ let package = Package(
             name: "MenuScreens",
             dependencies: ["KioskConfiguration", "Geometry", "LayoutCore", "Raster", "Text", "TOML"]
         ),
+        // libespeak-ng (speech synthesis) and libasound (ALSA playback): module maps and a shim header each.
+        .systemLibrary(name: "CEspeak", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // The spoken menu: the voice for a text's script, espeak-ng's synthesis and ALSA playback on
+        // a thread of their own.
+        .target(name: "Speech", dependencies: ["KioskSystem", "CEspeak", "CAlsa"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "KioskSystem"]),
         // The program: the app, the runtime that drives it, the PIN lock. Tested without a device.
         .target(
             name: "Kiosk",
-            dependencies: ["KioskSystem", "KioskConfiguration", "DRMOutput", "InputSources", "MenuScreens", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "CLinux"]
+            dependencies: ["KioskSystem", "KioskConfiguration", "DRMOutput", "InputSources", "MenuScreens", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "CLinux", "Speech"]
         ),
         // A TOML 1.0 parser whose values carry their source positions: pure Swift, no Foundation, no C.
         .target(name: "TOML"),

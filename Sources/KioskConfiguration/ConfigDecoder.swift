@@ -28,6 +28,7 @@ struct ConfigDecoder {
         let input = top.table("input").map(decodeInput) ?? InputConfig()
         let power = top.table("power").map(decodePower) ?? PowerConfig()
         let lock = top.table("lock").map(decodeLock) ?? LockConfig()
+        let speech = top.table("speech").map(decodeSpeech) ?? SpeechConfig()
         let home = top.string("home")
         var screens: [ScreenConfig] = []
         if let table = top.table("screens") {
@@ -58,7 +59,7 @@ struct ConfigDecoder {
         return KioskConfig(display: display, background: background, theme: theme, input: input,
                            home: home ?? screens.first?.name ?? "", screens: screens, idleTimeout: idle,
                            statusFile: status, metricsFile: metrics.map { resolve($0) }, screenshotFile: screenshot,
-                           power: power, lock: lock, transition: transition)
+                           power: power, lock: lock, transition: transition, speech: speech)
     }
 
     func resolve(_ path: String) -> String { ConfigValues.resolve(path, against: baseDirectory) }
@@ -113,6 +114,23 @@ struct ConfigDecoder {
         if let v = t.double("relock_after") { l.relockAfter = v }
         t.finish()
         return l
+    }
+
+    func decodeSpeech(_ t: ConfigTableReader) -> SpeechConfig {
+        var s = SpeechConfig()
+        if let v = t.bool("enabled") { s.enabled = v }
+        if let v = t.string("device") {
+            if v.isEmpty { t.fail("device", "expected an ALSA device name (\"default\", \"plughw:1,0\"; `aplay -L` lists them)") } else { s.device = v }
+        }
+        if let v = t.string("voice") {
+            if SpeechConfig.isVoiceName(v) { s.voice = v } else {
+                t.fail("voice", "expected an espeak-ng voice name (\"en\", \"de\", \"en-us\"; `espeak-ng --voices` lists them), got \(TOMLSyntax.quoted(v))")
+            }
+        }
+        if let v = t.int("rate") { s.rate = v }
+        if let v = t.double("settle") { s.settle = v }
+        t.finish()
+        return s
     }
 
     func decodeBackground(_ t: ConfigTableReader, over base: BackgroundConfig) -> BackgroundConfig {

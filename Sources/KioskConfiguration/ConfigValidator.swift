@@ -105,6 +105,8 @@ private struct ValidationRun {
         }
         checkPower(config.power)
         checkLock(config.lock)
+        range(config.speech.rate, 80...450, "speech.rate")
+        range(config.speech.settle, 0...5, "speech.settle")
         checkTheme(config.theme)
         checkBackground(config.background, at: "background")
         checkInput(config.input)

@@ -30,13 +30,15 @@ public struct KioskConfig: Sendable, Equatable {
     public var power: PowerConfig
     /// `[lock]`: how PIN-locked screens (`pin_hash`) count wrong PINs and relock.
     public var lock: LockConfig
+    /// `[speech]`: the focused item and opened screens spoken aloud.
+    public var speech: SpeechConfig
 
     public init(display: DisplayConfig = DisplayConfig(), background: BackgroundConfig = BackgroundConfig(),
                 theme: ThemeConfig = ThemeConfig(), input: InputConfig = InputConfig(), home: String,
                 screens: [ScreenConfig], idleTimeout: Double? = nil,
                 statusFile: String = KioskConfig.defaultStatusFile, metricsFile: String? = nil,
                 screenshotFile: String = KioskConfig.defaultScreenshotFile, power: PowerConfig = PowerConfig(),
-                lock: LockConfig = LockConfig(), transition: TransitionStyle = .slide) {
+                lock: LockConfig = LockConfig(), transition: TransitionStyle = .slide, speech: SpeechConfig = SpeechConfig()) {
         self.display = display
         self.background = background
         self.theme = theme
@@ -50,6 +52,7 @@ public struct KioskConfig: Sendable, Equatable {
         self.screenshotFile = screenshotFile
         self.power = power
         self.lock = lock
+        self.speech = speech
     }
 
     public static let defaultPath = "/etc/kiosk/kiosk.toml"

@@ -17,6 +17,8 @@ public final class KioskApp: FrameSource {
     private var lock: LockFlow
     private var actions = ActionRecord()
     private var banner: Banner?
+    /// What is said and when (`[speech]`); nil when the config does not speak.
+    private var speech: SpeechCues?
     /// Moves the menu by itself until the first input (`kiosk demo`); nil: only input moves it.
     public var autopilot: Autopilot?
     /// When someone last used the device: idle time (`idle_timeout`) counts from it. Shared
@@ -47,10 +49,12 @@ public final class KioskApp: FrameSource {
         activity = Activity(now: now)
         values = LiveValues(config)
         lock = LockFlow(config.lock, store: lockStore, now: now)
+        speech = config.speech.enabled ? SpeechCues(settle: config.speech.settle) : nil
         let resources = ScreenResources(theme: config.theme, assets: try Self.ready(assets, for: config), width: width, height: height)
         guard let home = config.screen(named: config.home) ?? config.screens.first else { throw KioskAppError.noScreens }
         navigator = Navigator(home: try ScreenFactory.make(home, resources: resources, showsBack: false, values: values, now: now), resources: resources,
                               transitionStyle: config.transition)
+        cueScreenOpened()
     }
 
     public var config: KioskConfig { applied.config }
@@ -84,6 +88,7 @@ public final class KioskApp: FrameSource {
             autopilot = nil
             if let position = pilot.position(at: now) { currentScreen.jump(to: ScrollOffset(whole: position.nearestItem)) }
         }
+        if speech?.moved(touch: { if case .gesture = input { true } else { false } }()) == true { effects.append(.silence) }
         currentScreen.handle(input, now: now)
         frameNeed.raise(to: .changed)
     }
@@ -111,6 +116,7 @@ public final class KioskApp: FrameSource {
         // Events of a keypad stay the keypad's even after a right PIN replaced it mid-batch.
         let onKeypad = lock.isKeypadShown
         for event in screen.update(now: now) {
+            cue(event, on: screen, keypad: onKeypad)
             if onKeypad {
                 if lock.isKeypadShown { keypadEvent(event) }
                 continue
@@ -121,6 +127,11 @@ public final class KioskApp: FrameSource {
         if navigator.takeScreenChange() {
             frameNeed.raise(to: .full)
             effects.append(.screenChanged)
+            cueScreenOpened()
+        }
+        if let due = speech?.take(now: now) {
+            Log.info("speech: \(due.secret ? "a key of the keypad" : "\"\(due.text)\"") (settled at \(Int(due.since * 1000)) ms)")
+            effects.append(.speak(due.text))
         }
         if navigator.isTransitioning {
             navigator.advanceTransition(now: now)
@@ -139,7 +150,7 @@ public final class KioskApp: FrameSource {
         // its motion's frames and its release bring passes anyway).
         let valuesDue = presented.at + Self.valueRebuildInterval
         let valuesWaiting = presented.revision != values.revision && valuesDue > now ? valuesDue : nil
-        return [idle, banner?.until, autopilot?.nextStep, lock.nextDeadline(now: now, lastInput: activity.lastInput),
+        return [idle, banner?.until, autopilot?.nextStep, lock.nextDeadline(now: now, lastInput: activity.lastInput), speech?.deadline,
                 values.nextStale(among: shownValueIDs, now: now), valuesWaiting].compactMap { $0 }.min()
     }
 
@@ -239,6 +250,38 @@ public final class KioskApp: FrameSource {
         case .released(let v, let moved): Log.info("drag released at \(v.formatted2) items/s: moving \(moved) items")
         }
     }
+
+    /// What `event` on `screen` gives `[speech]` to say.
+    private func cue(_ event: MenuEvent, on screen: MenuScreen, keypad: Bool) {
+        guard speech != nil else { return }
+        let items = screen.config.items
+        switch event {
+        case .selected(let i) where items.indices.contains(i):
+            if keypad {
+                speech?.keypadSettled(on: items[i].label, now: now)
+            } else {
+                speech?.settled(on: Self.spoken(items[i]), now: now)
+            }
+        case .activated(let i), .tapped(let i):
+            if keypad, let key = Keypad.key(at: i) {
+                if case .digit = key { speech?.keypadPressed(digit: true, now: now) } else { speech?.keypadPressed(digit: false, now: now) }
+            }
+        default:
+            break
+        }
+    }
+
+    /// The screen on top opened: its title and selected item are said.
+    private func cueScreenOpened() {
+        let top = currentScreen
+        let items = top.config.items
+        speech?.screenOpened(title: top.config.title ?? top.config.name,
+                             focused: items.indices.contains(top.selectedIndex) ? Self.spoken(items[top.selectedIndex]) : nil,
+                             keypad: lock.isKeypadShown, now: now)
+    }
+
+    /// An item as said: its label as shown, with its live value.
+    static func spoken(_ item: MenuItem) -> String { item.label.trimmingWhitespace }
 
     private func act(on event: MenuEvent, in screen: MenuScreen) {
         switch event {
@@ -398,6 +441,12 @@ public final class KioskApp: FrameSource {
         }
         lock.configure(old: config, new: new)
         values.configure(new)
+        if new.speech.enabled {
+            if speech == nil { speech = SpeechCues(settle: new.speech.settle) } else { speech?.settle = new.speech.settle }
+        } else {
+            if speech?.moved(touch: false) == true { effects.append(.silence) }
+            speech = nil
+        }
         do {
             let rebuilt = try rebuild(config: new, assets: try Self.ready(assets, for: new), width: width, height: height)
             navigator.transitionStyle = new.transition

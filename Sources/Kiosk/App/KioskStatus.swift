@@ -1,3 +1,5 @@
+import Speech
+
 /// The status file's document as one typed value. The runtime fills it from its owners (the
 /// app's config, menu and lock; its own display, power and programs) at the end of every pass
 /// and writes it when it differs from the one last written; `kiosk status` decodes the file
@@ -12,10 +14,13 @@ public struct KioskStatus: Equatable, Sendable {
     public var running: String?
     /// Each live value's and toggle's health, by id.
     public var values: [ValueHealth]
+    /// `[speech]`'s health; nil when the config does not speak.
+    public var speech: SpeechStatus?
 
     public init(pid: Int?, config: ConfigStatus, display: DisplayStatus = DisplayStatus(), menu: MenuStatus = MenuStatus(),
-                lock: LockStatus = LockStatus(), running: String? = nil, values: [ValueHealth] = []) {
+                lock: LockStatus = LockStatus(), running: String? = nil, values: [ValueHealth] = [], speech: SpeechStatus? = nil) {
         self.values = values
+        self.speech = speech
         self.pid = pid
         self.config = config
         self.display = display
@@ -34,6 +39,7 @@ public struct KioskStatus: Equatable, Sendable {
         fields.append(("running", running.map { .string($0) } ?? .null))
         fields += lock.fields
         fields.append(("values", .array(values.map(\.value))))
+        fields.append(("speech", speech?.value ?? .null))
         return .object(fields)
     }
 
@@ -60,6 +66,7 @@ public struct KioskStatus: Equatable, Sendable {
             values.append(ValueHealth(id: try fields.required("id", \.stringValue), state: state,
                                       why: try fields.optional("why", \.stringValue), age: try fields.optional("age", \.numberValue)))
         }
+        speech = try read.optional("speech") { $0 }.map { doc throws(StatusDecodingError) in try SpeechStatus(StatusFields(doc, prefix: "speech.")) }
     }
 }
 
@@ -273,5 +280,23 @@ extension ValueHealth {
     fileprivate var value: StatusValue {
         .object([("id", .string(id)), ("state", .string(state.rawValue)), ("why", why.map { .string($0) } ?? .null),
                  ("age", age.map { .int(Int($0)) } ?? .null)])
+    }
+}
+
+extension SpeechStatus {
+    /// `{"device", "state", "problem", "spoken", "cut", "missing_voices"}`.
+    var value: StatusValue {
+        .object([("device", .string(device)), ("state", .string(health.state)), ("problem", health.problem.map { .string($0) } ?? .null),
+                 ("spoken", .int(health.spoken)), ("cut", .int(health.cut)), ("missing_voices", .array(health.missingVoices.map { .string($0) }))])
+    }
+
+    fileprivate init(_ read: StatusFields) throws(StatusDecodingError) {
+        var health = SpeechHealth()
+        health.state = try read.required("state", \.stringValue)
+        health.problem = try read.optional("problem", \.stringValue)
+        health.spoken = try read.optional("spoken", \.intValue) ?? 0
+        health.cut = try read.optional("cut", \.intValue) ?? 0
+        health.missingVoices = try read.strings("missing_voices")
+        self.init(device: try read.required("device", \.stringValue), health: health)
     }
 }

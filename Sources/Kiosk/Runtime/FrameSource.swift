@@ -53,6 +53,10 @@ public enum Effect: Equatable, Sendable {
     case settingsChanged(RuntimeSettings)
     /// Run a toggle's `on` or `off` command; its end goes back through `toggleSwitched`.
     case switchToggle(id: String, command: Command, label: String)
+    /// Say `text` (`[speech]`), cutting off what is being said.
+    case speak(String)
+    /// Silence what is being said: the menu moved.
+    case silence
 }
 
 /// The part of a config the runtime's owners use: input, panel power, and where files go.
@@ -62,11 +66,13 @@ public struct RuntimeSettings: Equatable, Sendable {
     public var statusFile: String
     public var metricsFile: String?
     public var screenshotFile: String
+    public var speech: SpeechConfig
 
     public init(_ config: KioskConfig) {
         input = config.input
         power = config.power
         statusFile = config.statusFile
+        speech = config.speech
         metricsFile = config.metricsFile
         screenshotFile = config.screenshotFile
     }

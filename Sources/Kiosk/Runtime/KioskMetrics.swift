@@ -25,6 +25,14 @@ public struct KioskMetrics: Equatable, Sendable {
     /// Each live value's and toggle's health (the age is left out: it would rewrite the file every second).
     public var values: [String: ValueState] = [:]
     public var frameDrawTime = Histogram(bounds: Histogram.frameDrawBounds)
+    /// `[speech]`: whether it can speak, and utterances said to the end or cut off; nil: the config does not speak.
+    public var speech: SpeechCounts?
+
+    public struct SpeechCounts: Equatable, Sendable {
+        public var ready: Bool
+        public var spoken: Int
+        public var cut: Int
+    }
 
     public init(startTime: Double, configGeneration: Int, configValid: Bool, screen: String, displayConnected: Bool) {
         self.startTime = startTime
@@ -73,6 +81,13 @@ public struct KioskMetrics: Equatable, Sendable {
                     sample("kiosk_value_state", [("id", id), ("state", state)], current.rawValue == state ? "1" : "0")
                 }
             }
+        }
+        if let speech {
+            family("kiosk_speech_ready", "gauge", "1 while speech can be heard (espeak-ng loaded, the ALSA device open).")
+            sample("kiosk_speech_ready", [], speech.ready ? "1" : "0")
+            family("kiosk_speech_utterances_total", "counter", "Utterances said to their end, or cut off by the next movement.")
+            sample("kiosk_speech_utterances_total", [("result", "spoken")], String(speech.spoken))
+            sample("kiosk_speech_utterances_total", [("result", "cut")], String(speech.cut))
         }
         family("kiosk_input_devices", "gauge", "Input devices read, by kind (a device counts once for each kind it is).")
         for (kind, n) in inputDevices.sorted(by: { $0.key < $1.key }) { sample("kiosk_input_devices", [("kind", kind)], String(n)) }

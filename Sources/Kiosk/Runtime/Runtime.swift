@@ -52,6 +52,8 @@ public final class Runtime {
     let probes: ValueProbes
     /// Encodes SIGUSR1 screenshots off the loop.
     let screenshots = ScreenshotWriter()
+    /// `[speech]`: says what the app asks on a thread of its own.
+    let speech = SpeechOutput()
     let config: ConfigService?
     let service: SystemdService
     /// `[power]`: dimming and blanking the panel.
@@ -137,6 +139,9 @@ public final class Runtime {
             self.pass()
         }
         try service.attach(to: loop)
+        speech.attach(to: loop)
+        speech.changed = { [unowned self] in self.updateStatus() }
+        speech.configure(settings.speech)
         if options.seat != nil {
             try inputStart.attach(to: loop) { [unowned self] in
                 if !self.input.isStarted {
@@ -176,6 +181,8 @@ public final class Runtime {
             case .screenChanged: input.screenChanged()
             case .settingsChanged(let new): configure(new, now: now)
             case .switchToggle(let id, let command, let label): probes.startSwitch(id, command: command, label: label, now: now)
+            case .speak(let text): speech.say(text)
+            case .silence: speech.silence()
             }
         }
         // Not while a program has the display or the panel is off: nobody sees the values then.
@@ -333,6 +340,7 @@ public final class Runtime {
         settings = new
         input.configure(new.input)
         power.configure(new.power, now: now)
+        speech.configure(new.speech)
     }
 
     /// The metrics as their owners have them now.
@@ -347,6 +355,7 @@ public final class Runtime {
         m.frameDrawTime = frames.drawTime
         m.displayPower = power.state
         m.displayWakes = power.wakes
+        m.speech = speech.status.map { .init(ready: $0.health.state == "ready", spoken: $0.health.spoken, cut: $0.health.cut) }
         m.values = Dictionary(uniqueKeysWithValues: app.values.health(now: MonotonicClock.now()).map { ($0.id, $0.state) })
         return m
     }
@@ -360,7 +369,7 @@ public final class Runtime {
             display: DisplayStatus(name: output.name, connected: output.isConnected, power: power.state),
             menu: app.menuStatus, lock: app.lockStatus,
             running: children.displayOwner?.effect.label,
-            values: app.values.health(now: MonotonicClock.now())))
+            values: app.values.health(now: MonotonicClock.now()), speech: speech.status))
     }
 
     private func signalsArrived() {

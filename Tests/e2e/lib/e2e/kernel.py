@@ -17,7 +17,8 @@ from .cache import log
 # Loaded by the guest in this order (modprobe --show-depends adds the dependencies).
 MODULES = ["drm", "drm_kms_helper", "drm_shmem_helper", "vkms", "evdev", "uinput",
            "virtio_pci", "virtio_blk", "virtio_console",  # virtio_console: the host's agent channel
-           "virtio_net"]  # the card of `e2e-net: ssh` scenarios
+           "virtio_net",  # the card of `e2e-net: ssh` scenarios
+           "snd_aloop"]  # a sound card whose playback comes back as capture (scenario speech)
 # Only the systemd mode's stage 1 needs these (root filesystem on a virtio disk).
 ROOTFS_MODULES = ["crc32c_generic", "ext4"]
 

@@ -23,6 +23,9 @@ PACKAGES = ["systemd", "systemd-sysv", "udev", "libdrm2", "libinput10", "kmod", 
             "libpng16-16", "libharfbuzz0b", "libfribidi0", "libfontconfig1",
             # SVG and named icons: librsvg (cairo, GLib) and the icon theme the example names.
             "librsvg2-2", "adwaita-icon-theme",
+            # Speech: libespeak-ng (its data) and libasound; alsa-utils' arecord captures what the
+            # kiosk says on the other side of snd-aloop (scenario speech).
+            "libespeak-ng1", "espeak-ng-data", "libasound2", "alsa-utils",
             # The fonts a device gets (scripts/apt-packages.txt); fontconfig's package caches them.
             "fonts-dejavu-core", "fonts-noto-core", "fonts-wqy-microhei", "fonts-noto-color-emoji", "fontconfig",
             "dbus",  # dbus: systemd-run, logind, as on a real device
@@ -59,8 +62,8 @@ def run(cmd, **kw):
     return r.stdout
 
 
-# What changes for Debian 13: the 64-bit time_t transition renamed libpng16-16.
-TRIXIE_RENAMES = {"libpng16-16": "libpng16-16t64"}
+# What changes for Debian 13: the 64-bit time_t transition renamed libpng16-16 and libasound2.
+TRIXIE_RENAMES = {"libpng16-16": "libpng16-16t64", "libasound2": "libasound2t64"}
 # Left out of the arm64 root: only fleet-ansible (amd64) uses them, and every package costs
 # minutes when mmdebstrap configures it under qemu-user.
 ARM64_SKIP = {"openssh-server", "python3", "python3-apt", "prometheus-node-exporter"}

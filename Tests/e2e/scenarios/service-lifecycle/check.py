@@ -23,8 +23,8 @@ def check(r):
     gids = {l.split(":")[0]: l.split(":")[2] for l in r.lines("groups.txt")}
     uid = re.search(r"uid=(\d+)", user).group(1)
     r.expect(creds["Uid"].split() == [uid] * 4, f"not running as kiosk ({uid}): Uid {creds['Uid']}")
-    r.expect(sorted(creds["Groups"].split()) == sorted([gids["video"], gids["input"], gids["kiosk"]]),
-             f"supplementary groups {creds['Groups']}, wanted video, input, kiosk {gids}")
+    r.expect(sorted(creds["Groups"].split()) == sorted([gids["video"], gids["input"], gids["audio"], gids["kiosk"]]),
+             f"supplementary groups {creds['Groups']}, wanted video, input, audio, kiosk {gids}")
     r.expect(int(creds["CapEff"], 16) == 0 and creds["NoNewPrivs"].strip() == "1" and creds["Seccomp"].strip() == "2",
              f"not sandboxed: {creds}")
     kiosk.expect_same_image(r, "boot.png", "render-boot.png")

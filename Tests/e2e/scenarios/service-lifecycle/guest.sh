@@ -34,7 +34,7 @@ shot boot
 e2e_save /sys/kernel/debug/dri/0/state dri-state-kiosk.txt
 e2e_run render-boot kiosk render /etc/kiosk/kiosk.toml --size 1024x768 --out /results/render-boot.png
 grep -E '^(Uid|Gid|Groups|CapEff|NoNewPrivs|Seccomp):' "/proc/$pid/status" > process-credentials.txt
-getent group video input kiosk > groups.txt
+getent group video input audio kiosk > groups.txt
 systemd-analyze security --no-pager kiosk.service > security.txt 2>&1
 
 # Reload: a new config applied by `systemctl reload` (SIGHUP), same process. The new text is

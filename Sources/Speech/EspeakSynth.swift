@@ -1,0 +1,103 @@
+import CEspeak
+import Glibc
+import Synchronization
+
+/// libespeak-ng in the process: its data loaded once, text turned into 16-bit mono samples handed
+/// to the caller as they are made. espeak-ng is one global engine per process, so there is at
+/// most one `EspeakSynth` at a time (a second `init` throws); its deinit terminates the engine.
+/// Used from one thread only (the speech worker's).
+public final class EspeakSynth {
+    public let sampleRate: Int
+    private var voice: String?
+    private static let exists = Atomic<Bool>(false)
+    /// Whether an `EspeakSynth` exists now (a new one would be refused).
+    public static var inUse: Bool { exists.load(ordering: .acquiring) }
+
+    /// Loads espeak-ng's data (`dataPath`, nil: the library's own, /usr/lib/…/espeak-ng-data).
+    /// `chunkMilliseconds`: how much audio each callback hands over.
+    public init(dataPath: String? = nil, chunkMilliseconds: Int32 = 40) throws(SpeechError) {
+        guard Self.exists.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            throw SpeechError("espeak_ng_Initialize", "espeak-ng is already in use in this process")
+        }
+        espeak_ng_InitializePath(dataPath)
+        var context: espeak_ng_ERROR_CONTEXT?
+        let status = espeak_ng_Initialize(&context)
+        espeak_ng_ClearErrorContext(&context)
+        guard status == ENS_OK else {
+            Self.exists.store(false, ordering: .releasing)
+            throw Self.error("espeak_ng_Initialize", status)
+        }
+        let output = espeak_ng_InitializeOutput(ENOUTPUT_MODE_SYNCHRONOUS, chunkMilliseconds, nil)
+        guard output == ENS_OK else {
+            espeak_Terminate()
+            Self.exists.store(false, ordering: .releasing)
+            throw Self.error("espeak_ng_InitializeOutput", output)
+        }
+        sampleRate = Int(espeak_ng_GetSampleRate())
+        espeak_SetSynthCallback { samples, count, events in
+            guard let events, let context = events.pointee.user_data else { return 0 }
+            let sink = Unmanaged<SampleSink>.fromOpaque(context).takeUnretainedValue()
+            guard let samples, count > 0 else { return sink.wantsMore() ? 0 : 1 }
+            return sink.hand(UnsafeBufferPointer(start: samples, count: Int(count))) ? 0 : 1
+        }
+    }
+
+    deinit {
+        espeak_Terminate()
+        Self.exists.store(false, ordering: .releasing)
+    }
+
+    /// Chooses the voice by espeak-ng's name ("en", "ar", "cmn"); throws when it has none by that name.
+    public func setVoice(_ name: String) throws(SpeechError) {
+        guard name != voice else { return }
+        let status = espeak_ng_SetVoiceByName(name)
+        guard status == ENS_OK else { throw Self.error("espeak_ng_SetVoiceByName(\(name))", status) }
+        voice = name
+    }
+
+    /// Words per minute.
+    public func setRate(_ wordsPerMinute: Int) throws(SpeechError) {
+        let status = espeak_ng_SetParameter(espeakRATE, Int32(wordsPerMinute), 0)
+        guard status == ENS_OK else { throw Self.error("espeak_ng_SetParameter(rate)", status) }
+    }
+
+    /// Synthesizes `text` (UTF-8) in the voice set, handing the samples to `take` as they are made;
+    /// `take` returns false to stop the synthesis there. Returns whether it ran to the end.
+    @discardableResult
+    public func synthesize(_ text: String, _ take: @escaping (UnsafeBufferPointer<Int16>) -> Bool) throws(SpeechError) -> Bool {
+        let sink = SampleSink(take)
+        let status = withExtendedLifetime(sink) {
+            text.withCString { chars in
+                espeak_ng_Synthesize(chars, strlen(chars) + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8),
+                                     nil, Unmanaged.passUnretained(sink).toOpaque())
+            }
+        }
+        // A stop asked for by the callback ends the synthesis early, which is no error.
+        guard status == ENS_OK || status == ENS_SPEECH_STOPPED || sink.stopped else { throw Self.error("espeak_ng_Synthesize", status) }
+        return !sink.stopped
+    }
+
+    private static func error(_ call: String, _ status: espeak_ng_STATUS) -> SpeechError {
+        var buffer = [CChar](repeating: 0, count: 256)
+        buffer.withUnsafeMutableBufferPointer { espeak_ng_GetStatusCodeMessage(status, $0.baseAddress, $0.count) }
+        return SpeechError(call, String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+}
+
+/// The callback's way back to the caller of `synthesize`: the closure taking samples, and
+/// whether it asked to stop.
+private final class SampleSink {
+    private let take: (UnsafeBufferPointer<Int16>) -> Bool
+    private(set) var stopped = false
+
+    init(_ take: @escaping (UnsafeBufferPointer<Int16>) -> Bool) { self.take = take }
+
+    /// Hands `samples` over; false once the taker asked to stop.
+    func hand(_ samples: UnsafeBufferPointer<Int16>) -> Bool {
+        if !stopped, !take(samples) { stopped = true }
+        return !stopped
+    }
+
+    /// An empty callback (events only): go on unless asked to stop.
+    func wantsMore() -> Bool { !stopped }
+}

@@ -1,0 +1,65 @@
+# e2e-mode: systemd
+# e2e-timeout: 420
+# e2e-needs: kiosk
+# The menu speaks (issue 23): the installed service with [speech] on snd-aloop's playback side,
+# arecord on its capture side. One detent says "Coffee"; ten fast detents (50 ms apart) say
+# only where they stop, the Arabic "قهوة" in the Arabic voice; the PIN keypad by touch says
+# "Entered" for each digit and never a digit. The host compares each capture with `espeak-ng -w`
+# of the same text and voice (check.py).
+. /scenario/service.sh
+PIN=2580
+cat /proc/asound/cards > asound-cards.txt 2>&1
+hash=$(printf '%s\n' "$PIN" | kiosk hash-pin 2> hash-pin.err)
+mkdir -p /etc/kiosk
+sed "s|PIN_HASH|$hash|" /scenario/speech.toml > /etc/kiosk/kiosk.toml
+kiosk check-config /etc/kiosk/kiosk.toml > check-config.txt 2>&1 || e2e_log "the config is refused: $(cat check-config.txt)"
+service_install
+e2e_uinput_start
+ui add touch ts 1024 768
+ui add dial dl
+service_boot || e2e_log "kiosk.service did not become active"
+e2e_wait_for 30 grep -q '"screen": "drinks"' /run/kiosk/status.json || e2e_log "no status file"
+sleep 4  # the start says "Drinks. Admin"; the dial is opened
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+# capture NAME SECONDS CMD...: records the loopback's capture side for SECONDS while CMD runs;
+# NAME.raw (S16_LE, 22050 Hz, mono) and NAME.times: when the file first grew and to how many
+# bytes (the capture's start is that moment less the bytes' duration), and when CMD started.
+capture() {
+    _name=$1; _secs=$2; shift 2
+    arecord -q -D hw:Loopback,1,0 -f S16_LE -r 22050 -c 1 -t raw -d "$_secs" "$_name.raw" 2> "$_name.arecord.err" &
+    _apid=$!
+    _size=0
+    until [ "$_size" -gt 0 ]; do _size=$(stat -c %s "$_name.raw" 2>/dev/null || echo 0); done
+    _t1=$(uptime_s)
+    sleep 0.5
+    echo "grew=$_t1 bytes=$_size action=$(uptime_s)" > "$_name.times"
+    "$@"
+    wait "$_apid"
+}
+fast_turn() { ui turn dl 10 50; }  # ten steps 50 ms apart, from kiosk-uinput itself
+tap_key() {  # the keypad's grid at 800x480 as touch coordinates on the 1024x768 device (pin-lock)
+    case $1 in
+        1) ui tap ts 177 157 ;; 2) ui tap ts 512 157 ;; 3) ui tap ts 847 157 ;;
+        4) ui tap ts 177 280 ;; 5) ui tap ts 512 280 ;; 6) ui tap ts 847 280 ;;
+        7) ui tap ts 177 403 ;; 8) ui tap ts 512 403 ;; 9) ui tap ts 847 403 ;;
+        del) ui tap ts 177 526 ;; 0) ui tap ts 512 526 ;; ok) ui tap ts 847 526 ;;
+    esac
+    sleep 1.5
+}
+tap_pin() { for k in $(echo "$PIN" | sed 's/./& /g') ok; do tap_key "$k"; done; }
+
+capture one 4 ui turn dl 1
+grep -q '"selected_label": "Coffee"' /run/kiosk/status.json || e2e_log "Coffee is not selected"
+capture fast 6 fast_turn
+status > status-fast.json
+ui turn dl -20
+sleep 2
+grep -q '"selected_label": "Admin"' /run/kiosk/status.json || e2e_log "Admin is not selected"
+ui key dl BTN_0
+e2e_wait_for 20 grep -q '"screen": "keypad: admin"' /run/kiosk/status.json || e2e_log "no keypad"
+sleep 4
+capture keypad 12 tap_pin
+e2e_wait_for 20 grep -q '"screen": "admin"' /run/kiosk/status.json || e2e_log "the PIN did not open the screen"
+sleep 1
+status > status-end.json
+service_journal
