@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tests/image/frames.py on drawn frames: text and a cursor on a dark screen are console, the
 logo centred on a plain background is the splash, one stray light pixel beside it is not, a
-plain grey screen is neither. (The classifier on a real console: Tests/image/run --loud.)"""
+plain grey screen is neither, one line of text in the middle of black is qemu's "output off". (The classifier on a real console: Tests/image/run --loud.)"""
 import os
 import subprocess
 import sys
