@@ -158,8 +158,8 @@ public final class ConfigReader {
 
 extension ConfigCheck {
     /// A file that could not be taken as text: one problem, at the offending byte when there is one.
-    /// A file that cannot be read as text. When `file` is a symlink, the problem names the file it
-    /// links to (`linkedFile`), the one to fix, and says which link led there.
+    /// When `file` is a symlink, the problem names the file it links to (`linkedFile`), the one to
+    /// fix, and says which link led there.
     init(fileError error: ConfigFileError, file: String, linkedFile: String? = nil) {
         let location = error.position.map { ConfigLocation(line: $0.line, column: $0.column) } ?? ConfigLocation()
         let problem = if let linkedFile, linkedFile != file {
