@@ -161,7 +161,10 @@ public final class DisplaySession: Output {
 
     public func screenshot() throws -> PixelBuffer { try output.screenshot() }
 
-    public func handOver() { suspend() }
+    /// For an `exec` program: the kiosk's last frame stays on the CRTC until the program shows
+    /// its own, and the program finds no master to fight. Putting back what was there before the
+    /// kiosk would show the console, or nothing at all where that was a splash that has quit.
+    public func handOver() { suspend(keepingFrame: true) }
     public func takeBack() { resume() }
 
     public func handle(signal: Int32) -> Bool {
@@ -172,11 +175,12 @@ public final class DisplaySession: Output {
 
     // MARK: Giving the screen away on purpose
 
-    /// Stops drawing and drops master so that another program can have the display.
-    public func suspend() {
+    /// Stops drawing and drops master so that another program can have the display: with the CRTC
+    /// as it was before the kiosk (a VT switch: the console's), or `keepingFrame`, as it is.
+    public func suspend(keepingFrame: Bool = false) {
         guard state == .showing || state == .lost else { return }
         unblankForOthers()
-        output.restore()
+        if !keepingFrame { output.restore() }
         try? output.card.dropMaster()
         state = .suspended
         retryTimer.disarm()

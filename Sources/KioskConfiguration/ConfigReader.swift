@@ -78,7 +78,7 @@ public final class ConfigReader {
                 (lastText, lastDirectory, lastDecoded) = (text, source.directory, decoded)
             }
         } catch {
-            return LoadedConfig(request: request, check: ConfigCheck(fileError: error, file: displayName), assets: nil)
+            return LoadedConfig(request: request, check: ConfigCheck(fileError: error, file: displayName, linkedFile: ConfigSource.linkedFile(source.file)), assets: nil)
         }
         var loaded = Self.validate(decoded, file: displayName, searchPath: searchPath, request: request, shouldStop: shouldStop)
         loaded.check.source = source.file
@@ -158,9 +158,16 @@ public final class ConfigReader {
 
 extension ConfigCheck {
     /// A file that could not be taken as text: one problem, at the offending byte when there is one.
-    init(fileError error: ConfigFileError, file: String) {
+    /// When `file` is a symlink, the problem names the file it links to (`linkedFile`), the one to
+    /// fix, and says which link led there.
+    init(fileError error: ConfigFileError, file: String, linkedFile: String? = nil) {
         let location = error.position.map { ConfigLocation(line: $0.line, column: $0.column) } ?? ConfigLocation()
-        self.init(config: nil, problems: [ConfigProblem(.error, file: file, at: location, error.description)])
+        let problem = if let linkedFile, linkedFile != file {
+            ConfigProblem(.error, file: linkedFile, at: location, "\(error.description) (\(file) links to it)")
+        } else {
+            ConfigProblem(.error, file: file, at: location, error.description)
+        }
+        self.init(config: nil, problems: [problem])
     }
 
     /// Validates `config`, decoded as `decoded`, against the assets its load decoded.

@@ -31,6 +31,15 @@ public struct ConfigSource: Equatable, Sendable {
         return String(cString: pointer)
     }
 
+    /// When the file itself (not a folder on its way) is a symlink to something that exists: that
+    /// thing's absolute path. A disk image links `/etc/kiosk/kiosk.toml` to the boot partition's
+    /// file when that one cannot be used as text, so that a problem with it names the file to fix.
+    public static func linkedFile(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, stat(path, &info) == 0 else { return nil }
+        return realPath(path)
+    }
+
     /// When `path`, or a symlink on the way to it, points at nothing: the first such link and
     /// what it says, for a message that names the cause instead of "No such file or directory".
     public static func danglingLink(in path: String) -> (link: String, target: String)? {

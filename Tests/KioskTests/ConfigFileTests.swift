@@ -91,6 +91,38 @@ import Testing
         #expect(ConfigReader(path: fifo, displayName: "fifo").check().problems.map(\.description) == ["fifo: is a pipe, not a regular file"])
     }
 
+    /// A disk image links /etc/kiosk/kiosk.toml to the boot partition's file when that one is not
+    /// usable text: the problem names the boot partition's file, and the link that led there.
+    @Test func aLinkedFileThatIsNotTextIsNamedItself() throws {
+        let scratch = ScratchDirectory()
+        let dir = try #require(ConfigSource.realPath(scratch.path))
+        scratch.write("boot-latin1.toml", bytes: Array("[screens.main]\ntitle = \"Caf".utf8) + [0xE9, 0x22, 0x0A])
+        scratch.write("boot-empty.toml", "")
+        mkdir(scratch.path + "/boot-folder.toml", 0o755)
+        defer { rmdir(scratch.path + "/boot-folder.toml") }
+        let link = scratch.path + "/kiosk.toml"
+        var seen: [String] = []
+        for target in ["boot-latin1.toml", "boot-empty.toml", "boot-folder.toml"] {
+            unlink(link)
+            #expect(symlink(scratch.path + "/" + target, link) == 0)
+            seen += ConfigReader(path: link, displayName: "/etc/kiosk/kiosk.toml").check().problems.map(\.description)
+        }
+        #expect(seen == [
+            "\(dir)/boot-latin1.toml:2:13: not UTF-8 text: invalid byte 0xE9 (/etc/kiosk/kiosk.toml links to it)",
+            "\(dir)/boot-empty.toml: file is empty; a config needs at least one screen with one item (/etc/kiosk/kiosk.toml links to it)",
+            "\(dir)/boot-folder.toml: is a directory, not a regular file (/etc/kiosk/kiosk.toml links to it)",
+        ])
+        // A config that is a file, or a link to nothing, is named as before.
+        unlink(link)
+        scratch.write("kiosk.toml", "")
+        #expect(ConfigReader(path: link, displayName: "kiosk.toml").check().problems.map(\.description)
+                == ["kiosk.toml: file is empty; a config needs at least one screen with one item"])
+        unlink(link)
+        #expect(symlink(scratch.path + "/gone.toml", link) == 0)
+        #expect(ConfigReader(path: link, displayName: "kiosk.toml").check().problems.map(\.description)
+                == ["kiosk.toml: cannot read the file: \(dir)/kiosk.toml is a symlink to \"\(scratch.path)/gone.toml\", which does not exist"])
+    }
+
     @Test func sizesReadNaturally() {
         #expect(ConfigFileError.size(512) == "512 bytes")
         #expect(ConfigFileError.size(10 * 1024) == "10 KiB")

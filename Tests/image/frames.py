@@ -1,5 +1,6 @@
 """What a screendump of the booting image shows: the splash, console text or a cursor, black,
-the menu, or something else. Pure Python (the host needs no image libraries).
+the output off (qemu's own message on a black screen: dark on a panel), the menu, or something
+else. Pure Python (the host needs no image libraries).
 
 Console text is defined by what a text console is: a dark screen (at least 70% of its pixels
 dark, as a screen full of systemd's coloured status lines still is) with light marks on it that
@@ -105,6 +106,18 @@ class Splash:
         return True
 
 
+def is_output_off(w, h, pixels):
+    """qemu's picture of a CRTC that shows nothing ("Display output is not active." in one line in
+    the middle of a black screen): a panel would be dark. Glyph-sized light marks, all within a
+    band around the centre; a console's text starts at the top left."""
+    boxes = light_marks(w, h, pixels)
+    if not boxes or any(b[2] - b[0] >= GLYPH_W or b[3] - b[1] >= GLYPH_H for b in boxes):
+        return False
+    cx, cy = w // 2, h // 2
+    return all(abs(b[1] - cy) <= GLYPH_H and abs(b[3] - cy) <= GLYPH_H
+               and abs(b[0] - cx) <= w // 4 and abs(b[2] - cx) <= w // 4 for b in boxes)
+
+
 def classify(w, h, pixels, menu, splash):
     """menu: (w, h, pixels) of the expected home screen; splash: a Splash or None."""
     if (w, h) == menu[:2] and pixels == menu[2]:
@@ -113,6 +126,8 @@ def classify(w, h, pixels, menu, splash):
         return "black"
     if splash is not None and splash.matches(w, h, pixels):
         return "splash"
+    if is_output_off(w, h, pixels):
+        return "off"
     kind = console_kind(w, h, pixels)
     if kind:
         return "console " + kind

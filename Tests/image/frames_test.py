@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tests/image/frames.py on drawn frames: text and a cursor on a dark screen are console, the
 logo centred on a plain background is the splash, one stray light pixel beside it is not, a
-plain grey screen is neither. (The classifier on a real console: Tests/image/run --loud.)"""
+plain grey screen is neither, one line of text in the middle of black is qemu's "output off". (The classifier on a real console: Tests/image/run --loud.)"""
 import os
 import subprocess
 import sys
@@ -33,6 +33,19 @@ class FramesTest(unittest.TestCase):
                 put(f, x0 + 1, y)
                 put(f, x0 + 5, y)
         self.assertEqual(classify(W, H, bytes(f), NO_MENU, None), "console text")
+
+    def test_a_line_in_the_middle_is_the_output_off(self):
+        # qemu's "Display output is not active." for a CRTC that shows nothing: one centred line.
+        def line(x0, y0):
+            f = screen()
+            for k in range(30):
+                for y in range(y0 + 2, y0 + 13):
+                    put(f, x0 + 8 * k + 1, y)
+                    put(f, x0 + 8 * k + 5, y)
+            return bytes(f)
+        self.assertEqual(classify(W, H, line(W // 2 - 120, H // 2 - 8), NO_MENU, None), "off")
+        self.assertEqual(classify(W, H, line(0, 0), NO_MENU, None), "console text")
+        self.assertEqual(classify(W, H, line(W // 2 - 120, 40), NO_MENU, None), "console text")
 
     def test_cursor(self):
         f = screen()
