@@ -12,9 +12,14 @@ public struct KioskStatus: Equatable, Sendable {
     public var running: String?
     /// Each live value's and toggle's health, by id.
     public var values: [ValueHealth]
+    /// How the control API (D-Bus) stands, and why when it is unavailable.
+    public var controlAPI: String?
+    public var controlAPIProblem: String?
 
     public init(pid: Int?, config: ConfigStatus, display: DisplayStatus = DisplayStatus(), menu: MenuStatus = MenuStatus(),
-                lock: LockStatus = LockStatus(), running: String? = nil, values: [ValueHealth] = []) {
+                lock: LockStatus = LockStatus(), running: String? = nil, values: [ValueHealth] = [], controlAPI: ControlAPIState? = nil) {
+        self.controlAPI = controlAPI?.word
+        self.controlAPIProblem = controlAPI?.why
         self.values = values
         self.pid = pid
         self.config = config
@@ -34,6 +39,8 @@ public struct KioskStatus: Equatable, Sendable {
         fields.append(("running", running.map { .string($0) } ?? .null))
         fields += lock.fields
         fields.append(("values", .array(values.map(\.value))))
+        fields.append(("control_api", controlAPI.map { .string($0) } ?? .null))
+        fields.append(("control_api_problem", controlAPIProblem.map { .string($0) } ?? .null))
         return .object(fields)
     }
 
@@ -50,6 +57,8 @@ public struct KioskStatus: Equatable, Sendable {
         menu = try MenuStatus(read)
         lock = try LockStatus(read)
         running = try read.optional("running", \.stringValue)
+        controlAPI = try read.optional("control_api", \.stringValue)
+        controlAPIProblem = try read.optional("control_api_problem", \.stringValue)
         values = []
         for entry in try read.optional("values", \.arrayValue) ?? [] {
             let fields = StatusFields(entry, prefix: "values.")
