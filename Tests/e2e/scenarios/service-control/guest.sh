@@ -1,5 +1,5 @@
 # e2e-mode: systemd
-# e2e-timeout: 300
+# e2e-timeout: 360
 # e2e-needs: kiosk
 # The control API on the installed service: busctl from root and from a member of kiosk-control
 # shows a screen, notifies and sets a value (the screenshot equal to `kiosk render --value`);
