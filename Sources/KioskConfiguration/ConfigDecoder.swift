@@ -29,6 +29,7 @@ struct ConfigDecoder {
         let power = top.table("power").map(decodePower) ?? PowerConfig()
         let lock = top.table("lock").map(decodeLock) ?? LockConfig()
         let speech = top.table("speech").map(decodeSpeech) ?? SpeechConfig()
+        let control = top.table("control").map(decodeControl) ?? ControlConfig()
         let home = top.string("home")
         var screens: [ScreenConfig] = []
         if let table = top.table("screens") {
@@ -59,7 +60,7 @@ struct ConfigDecoder {
         return KioskConfig(display: display, background: background, theme: theme, input: input,
                            home: home ?? screens.first?.name ?? "", screens: screens, idleTimeout: idle,
                            statusFile: status, metricsFile: metrics.map { resolve($0) }, screenshotFile: screenshot,
-                           power: power, lock: lock, transition: transition, speech: speech)
+                           power: power, lock: lock, transition: transition, speech: speech, control: control)
     }
 
     func resolve(_ path: String) -> String { ConfigValues.resolve(path, against: baseDirectory) }
@@ -105,6 +106,14 @@ struct ConfigDecoder {
         }
         t.finish()
         return p
+    }
+
+    func decodeControl(_ t: ConfigTableReader) -> ControlConfig {
+        var c = ControlConfig()
+        if let v = t.bool("dbus") { c.dbus = v }
+        if let v = t.bool("notify_wakes") { c.notifyWakes = v }
+        t.finish()
+        return c
     }
 
     func decodeLock(_ t: ConfigTableReader) -> LockConfig {

@@ -16,9 +16,15 @@ public struct KioskStatus: Equatable, Sendable {
     public var values: [ValueHealth]
     /// `[speech]`'s health; nil when the config does not speak.
     public var speech: SpeechStatus?
+    /// How the control API (D-Bus) stands, and why when it is unavailable.
+    public var controlAPI: String?
+    public var controlAPIProblem: String?
 
     public init(pid: Int?, config: ConfigStatus, display: DisplayStatus = DisplayStatus(), menu: MenuStatus = MenuStatus(),
-                lock: LockStatus = LockStatus(), running: String? = nil, values: [ValueHealth] = [], speech: SpeechStatus? = nil) {
+                lock: LockStatus = LockStatus(), running: String? = nil, values: [ValueHealth] = [], speech: SpeechStatus? = nil,
+                controlAPI: ControlAPIState? = nil) {
+        self.controlAPI = controlAPI?.word
+        self.controlAPIProblem = controlAPI?.why
         self.values = values
         self.speech = speech
         self.pid = pid
@@ -40,6 +46,8 @@ public struct KioskStatus: Equatable, Sendable {
         fields += lock.fields
         fields.append(("values", .array(values.map(\.value))))
         fields.append(("speech", speech?.value ?? .null))
+        fields.append(("control_api", controlAPI.map { .string($0) } ?? .null))
+        fields.append(("control_api_problem", controlAPIProblem.map { .string($0) } ?? .null))
         return .object(fields)
     }
 
@@ -56,6 +64,8 @@ public struct KioskStatus: Equatable, Sendable {
         menu = try MenuStatus(read)
         lock = try LockStatus(read)
         running = try read.optional("running", \.stringValue)
+        controlAPI = try read.optional("control_api", \.stringValue)
+        controlAPIProblem = try read.optional("control_api_problem", \.stringValue)
         values = []
         for entry in try read.optional("values", \.arrayValue) ?? [] {
             let fields = StatusFields(entry, prefix: "values.")

@@ -114,6 +114,7 @@ public struct StatusReport: Sendable {
         if !locked.isEmpty || failures > 0 {
             row("locked", (locked.isEmpty ? "none" : locked.joined(separator: ", ")) + ", \(failures) wrong PIN\(failures == 1 ? "" : "s")")
         }
+        if let api = status.controlAPI { row("control API", api + (status.controlAPIProblem.map { " (\($0))" } ?? "")) }
         for v in status.values {
             row("value", "\(v.id): \(v.state.rawValue)" + (v.age.map { ", read \(Int($0)) s ago" } ?? "") + (v.why.map { " (\($0))" } ?? ""))
         }

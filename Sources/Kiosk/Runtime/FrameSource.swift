@@ -57,6 +57,8 @@ public enum Effect: Equatable, Sendable {
     case speak(String)
     /// Silence what is being said: the menu moved.
     case silence
+    /// Something the control API's subscribers follow (`KioskControl.publish`).
+    case event(ControlEvent)
 }
 
 /// The part of a config the runtime's owners use: input, panel power, and where files go.

@@ -7,6 +7,14 @@ import KioskSystem
 import LayoutCore
 import Raster
 
+/// Where the runtime offers the control API.
+public enum ControlBus: Equatable, Sendable {
+    case none
+    case system
+    /// A bus at this address (`unix:path=...`): tests run their own daemon.
+    case address(String)
+}
+
 /// One runtime drives the kiosk app (`FrameSource`) on one `Output`, from one epoll loop on one
 /// thread (config loads alone run on the `ConfigLoadWorker`'s thread and come back through the
 /// loop). Single-purpose owners do the work: `FrameScheduler` (frames and presentation),
@@ -29,8 +37,12 @@ public final class Runtime {
         /// Where `[power]`'s backlight devices are looked for (tests: a sysfs-shaped folder).
         public var backlightClassDirectory: String
         public var backlightFiles: BacklightFiles
+        /// Where the control API is offered (when `[control] dbus` is on); none: not at all.
+        public var controlBus: ControlBus
         public init(exitAfterShownFrames: Int? = nil, seat: String? = nil, runsHandoverActions: Bool = true, statusFile: String? = nil,
-                    backlightClassDirectory: String = Backlight.classDirectory, backlightFiles: BacklightFiles = .system) {
+                    backlightClassDirectory: String = Backlight.classDirectory, backlightFiles: BacklightFiles = .system,
+                    controlBus: ControlBus = .none) {
+            self.controlBus = controlBus
             self.exitAfterShownFrames = exitAfterShownFrames
             self.seat = seat
             self.runsHandoverActions = runsHandoverActions
@@ -58,6 +70,12 @@ public final class Runtime {
     let service: SystemdService
     /// `[power]`: dimming and blanking the panel.
     let power: PanelPower
+    /// The door for software on the device (`KioskControl`); transports (D-Bus) use it.
+    public let control: KioskControl
+    /// The control API on the system bus; nil when off or it could not connect (`controlAPI` says why).
+    private var dbus: DBusControl?
+    /// How the D-Bus API stands when there is no `dbus` to ask.
+    private var controlAPIFallback = ControlAPIState.off
     private let reports: ReportFiles
     private let inputStart: InputStart
     /// Wakes the loop for the next moment something changes by itself (a pass is due).
@@ -94,6 +112,7 @@ public final class Runtime {
         power = PanelPower(settings: settings.power, output: output, activity: app.activity, now: MonotonicClock.now()) { [options] choice in
             Backlight.open(choice, classDirectory: options.backlightClassDirectory, files: options.backlightFiles)
         }
+        control = KioskControl(app: app, power: power, clock: MonotonicClock.now)
     }
 
     /// Runs until SIGTERM/SIGINT (or `exitAfterShownFrames`); puts the display back on the way out.
@@ -125,6 +144,7 @@ public final class Runtime {
         }
         frames.onShown = { [unowned self] count in self.frameShown(count) }
         probes.changed = { [unowned self] in self.frames.requestPass() }
+        control.changed = { [unowned self] in self.frames.requestPass() }
         try probes.attach()
         probes.switchEnded = { [unowned self] id, label, failure in
             self.app.toggleSwitched(id, label: label, failure: failure, now: MonotonicClock.now())
@@ -155,6 +175,7 @@ public final class Runtime {
             config.apply = { [unowned self] loaded, reason in self.apply(loaded, reason: reason) }
             try config.attach(to: loop)
         }
+        startControlAPI()
         inputStart.mark("loop setup")
         pass()
         inputStart.mark("first frame drawn")
@@ -183,6 +204,7 @@ public final class Runtime {
             case .switchToggle(let id, let command, let label): probes.startSwitch(id, command: command, label: label, now: now)
             case .speak(let text): speech.say(text)
             case .silence: speech.silence()
+            case .event(let event): control.publish(event)
             }
         }
         // Not while a program has the display or the panel is off: nobody sees the values then.
@@ -196,7 +218,8 @@ public final class Runtime {
         // hotplug while it runs): the output is not handed over in every state.
         if !children.hasDisplayOwner { frames.drawIfDue() }
         reports.updateMetrics(path: settings.metricsFile, now: now) { metrics }
-        if let due = [app.nextDeadline, reports.nextWrite, power.nextDeadline, probes.nextDeadline(panelOff: valuesPaused)].compactMap({ $0 }).min() {
+        let dues = [app.nextDeadline, reports.nextWrite, power.nextDeadline, probes.nextDeadline(panelOff: valuesPaused), dbus?.nextDeadline]
+        if let due = dues.compactMap({ $0 }).min() {
             deadlineTimer.arm(after: due - now)
         } else {
             deadlineTimer.disarm()
@@ -369,7 +392,39 @@ public final class Runtime {
             display: DisplayStatus(name: output.name, connected: output.isConnected, power: power.state),
             menu: app.menuStatus, lock: app.lockStatus,
             running: children.displayOwner?.effect.label,
-            values: app.values.health(now: MonotonicClock.now()), speech: speech.status))
+            values: app.values.health(now: MonotonicClock.now()), speech: speech.status,
+            controlAPI: controlAPI))
+    }
+
+    // MARK: Control API
+
+    /// How the D-Bus API stands (the status file's `control_api`).
+    var controlAPI: ControlAPIState { dbus?.state ?? controlAPIFallback }
+
+    /// Connects the D-Bus API when asked for; a kiosk that cannot runs on without it and says why
+    /// (once in the log, and in the status).
+    private func startControlAPI() {
+        let address: String?
+        switch options.controlBus {
+        case .none: return
+        case .system: address = nil
+        case .address(let a): address = a
+        }
+        guard app.config.control.dbus else {
+            Log.info("control API (D-Bus) off: [control] dbus = false")
+            return
+        }
+        do {
+            let api = try DBusControl(control: control, address: address)
+            // The status says the new state at the end of the pass this asks for.
+            api.changed = { [unowned self] in self.frames.requestPass() }
+            try api.attach(to: loop)
+            dbus = api
+        } catch {
+            let why = "cannot connect to the \(address == nil ? "system bus" : "bus at \(address!)"): \(error)"
+            Log.error("control API (D-Bus) off: \(why); the menu goes on without it")
+            controlAPIFallback = .unavailable(why)
+        }
     }
 
     private func signalsArrived() {
