@@ -83,6 +83,8 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // Non-temporal stores (a compiler builtin Swift cannot spell) for writing scanout memory.
         .systemLibrary(name: "CStreamingStores"),
+        // libmosquitto: the MQTT client of `[mqtt]` (Home Assistant discovery, commands, state). Debian: libmosquitto-dev.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // libxcrypt (crypt_rn, crypt_gensalt_rn) for PIN hashes in /etc/shadow's format. Debian: libcrypt-dev.
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
         // Systems: file descriptors, typed syscall errors, the log, directories; the event loop and its sources.
@@ -110,7 +112,7 @@ let package = Package(
         // The program: the app, the runtime that drives it, the PIN lock. Tested without a device.
         .target(
             name: "Kiosk",
-            dependencies: ["KioskSystem", "KioskConfiguration", "DRMOutput", "InputSources", "MenuScreens", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "CLinux"]
+            dependencies: ["KioskSystem", "KioskConfiguration", "DRMOutput", "InputSources", "MenuScreens", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "CLinux", "CMosquitto"]
         ),
         // A TOML 1.0 parser whose values carry their source positions: pure Swift, no Foundation, no C.
         .target(name: "TOML"),

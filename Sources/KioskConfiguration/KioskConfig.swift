@@ -30,13 +30,15 @@ public struct KioskConfig: Sendable, Equatable {
     public var power: PowerConfig
     /// `[lock]`: how PIN-locked screens (`pin_hash`) count wrong PINs and relock.
     public var lock: LockConfig
+    /// `[mqtt]`: a broker for Home Assistant and fleets; nil: none.
+    public var mqtt: MQTTConfig?
 
     public init(display: DisplayConfig = DisplayConfig(), background: BackgroundConfig = BackgroundConfig(),
                 theme: ThemeConfig = ThemeConfig(), input: InputConfig = InputConfig(), home: String,
                 screens: [ScreenConfig], idleTimeout: Double? = nil,
                 statusFile: String = KioskConfig.defaultStatusFile, metricsFile: String? = nil,
                 screenshotFile: String = KioskConfig.defaultScreenshotFile, power: PowerConfig = PowerConfig(),
-                lock: LockConfig = LockConfig(), transition: TransitionStyle = .slide) {
+                lock: LockConfig = LockConfig(), transition: TransitionStyle = .slide, mqtt: MQTTConfig? = nil) {
         self.display = display
         self.background = background
         self.theme = theme
@@ -50,6 +52,7 @@ public struct KioskConfig: Sendable, Equatable {
         self.screenshotFile = screenshotFile
         self.power = power
         self.lock = lock
+        self.mqtt = mqtt
     }
 
     public static let defaultPath = "/etc/kiosk/kiosk.toml"
@@ -512,9 +515,11 @@ public struct MenuItem: Sendable, Equatable {
     public var value: ValueSource?
     /// Set with `action = .toggle`: the item is a switch.
     public var toggle: ToggleConfig?
+    /// `publish = true`: a button in Home Assistant (`[mqtt]`) activates the item; needs an `id`.
+    public var publish: Bool
 
     public init(label: String, icon: String? = nil, action: ItemAction, description: String? = nil, id: String? = nil,
-                value: ValueSource? = nil, toggle: ToggleConfig? = nil) {
+                value: ValueSource? = nil, toggle: ToggleConfig? = nil, publish: Bool = false) {
         self.label = label
         self.icon = icon
         self.action = action
@@ -522,6 +527,7 @@ public struct MenuItem: Sendable, Equatable {
         self.id = id
         self.value = value
         self.toggle = toggle
+        self.publish = publish
     }
 
     /// The longest `description` the side panel lays out: a sentence or two, not a manual.

@@ -12,10 +12,13 @@ public struct KioskStatus: Equatable, Sendable {
     public var running: String?
     /// Each live value's and toggle's health, by id.
     public var values: [ValueHealth]
+    /// The broker connection of `[mqtt]`; nil without one.
+    public var mqtt: MQTTHealth?
 
     public init(pid: Int?, config: ConfigStatus, display: DisplayStatus = DisplayStatus(), menu: MenuStatus = MenuStatus(),
-                lock: LockStatus = LockStatus(), running: String? = nil, values: [ValueHealth] = []) {
+                lock: LockStatus = LockStatus(), running: String? = nil, values: [ValueHealth] = [], mqtt: MQTTHealth? = nil) {
         self.values = values
+        self.mqtt = mqtt
         self.pid = pid
         self.config = config
         self.display = display
@@ -34,6 +37,7 @@ public struct KioskStatus: Equatable, Sendable {
         fields.append(("running", running.map { .string($0) } ?? .null))
         fields += lock.fields
         fields.append(("values", .array(values.map(\.value))))
+        fields.append(("mqtt", mqtt?.value ?? .null))
         return .object(fields)
     }
 
@@ -59,6 +63,16 @@ public struct KioskStatus: Equatable, Sendable {
             }
             values.append(ValueHealth(id: try fields.required("id", \.stringValue), state: state,
                                       why: try fields.optional("why", \.stringValue), age: try fields.optional("age", \.numberValue)))
+        }
+        if let entry = read.doc["mqtt"], entry != .null {
+            let fields = StatusFields(entry, prefix: "mqtt.")
+            let word = try fields.required("state", \.stringValue)
+            guard let state = MQTTHealth.State(rawValue: word) else {
+                throw StatusDecodingError(key: "mqtt.state", reason: "\"\(word)\" is not connecting, connected or retrying")
+            }
+            var health = MQTTHealth(broker: try fields.required("broker", \.stringValue), state: state, error: try fields.optional("error", \.stringValue))
+            health.connects = try fields.optional("connects", \.intValue) ?? 0
+            mqtt = health
         }
     }
 }
@@ -273,5 +287,13 @@ extension ValueHealth {
     fileprivate var value: StatusValue {
         .object([("id", .string(id)), ("state", .string(state.rawValue)), ("why", why.map { .string($0) } ?? .null),
                  ("age", age.map { .int(Int($0)) } ?? .null)])
+    }
+}
+
+extension MQTTHealth {
+    /// The message counters are left to the metrics: they would rewrite the file with every message.
+    fileprivate var value: StatusValue {
+        .object([("broker", .string(broker)), ("state", .string(state.rawValue)), ("error", error.map { .string($0) } ?? .null),
+                 ("connects", .int(connects))])
     }
 }

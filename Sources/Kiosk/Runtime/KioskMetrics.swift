@@ -25,6 +25,8 @@ public struct KioskMetrics: Equatable, Sendable {
     /// Each live value's and toggle's health (the age is left out: it would rewrite the file every second).
     public var values: [String: ValueState] = [:]
     public var frameDrawTime = Histogram(bounds: Histogram.frameDrawBounds)
+    /// The `[mqtt]` broker connection; nil without one.
+    public var mqtt: MQTTHealth?
 
     public init(startTime: Double, configGeneration: Int, configValid: Bool, screen: String, displayConnected: Bool) {
         self.startTime = startTime
@@ -73,6 +75,15 @@ public struct KioskMetrics: Equatable, Sendable {
                     sample("kiosk_value_state", [("id", id), ("state", state)], current.rawValue == state ? "1" : "0")
                 }
             }
+        }
+        if let mqtt {
+            family("kiosk_mqtt_connected", "gauge", "1 while the [mqtt] broker has the kiosk connected.")
+            sample("kiosk_mqtt_connected", [("broker", mqtt.broker)], mqtt.state == .connected ? "1" : "0")
+            family("kiosk_mqtt_connects_total", "counter", "Connections the broker accepted.")
+            sample("kiosk_mqtt_connects_total", [], String(mqtt.connects))
+            family("kiosk_mqtt_commands_total", "counter", "Commands taken from the broker, and those dropped over the rate limit.")
+            sample("kiosk_mqtt_commands_total", [("result", "received")], String(mqtt.received))
+            sample("kiosk_mqtt_commands_total", [("result", "dropped")], String(mqtt.dropped))
         }
         family("kiosk_input_devices", "gauge", "Input devices read, by kind (a device counts once for each kind it is).")
         for (kind, n) in inputDevices.sorted(by: { $0.key < $1.key }) { sample("kiosk_input_devices", [("kind", kind)], String(n)) }

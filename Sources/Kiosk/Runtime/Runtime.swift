@@ -57,6 +57,8 @@ public final class Runtime {
     /// `[power]`: dimming and blanking the panel.
     let power: PanelPower
     private let reports: ReportFiles
+    /// `[mqtt]`: the broker link, discovery, state out and commands in.
+    let mqtt: MQTTService
     private let inputStart: InputStart
     /// Wakes the loop for the next moment something changes by itself (a pass is due).
     private let deadlineTimer: TimerSource
@@ -86,6 +88,7 @@ public final class Runtime {
         service = try SystemdService()
         inputStart = try InputStart(timeline: startup)
         reports = ReportFiles(statusOverride: options.statusFile)
+        mqtt = MQTTService(loop: loop)
         settings = app.runtimeSettings
         probes = ValueProbes(children: children, values: app.values, loop: loop)
         input = InputPipeline(settings: settings.input) { [unowned output] in output.panel }
@@ -137,6 +140,7 @@ public final class Runtime {
             self.pass()
         }
         try service.attach(to: loop)
+        mqtt.healthChanged = { [unowned self] in self.frames.requestPass() }
         if options.seat != nil {
             try inputStart.attach(to: loop) { [unowned self] in
                 if !self.input.isStarted {
@@ -188,6 +192,7 @@ public final class Runtime {
         // Not while a program has the display, even if the display came back meanwhile (a
         // hotplug while it runs): the output is not handed over in every state.
         if !children.hasDisplayOwner { frames.drawIfDue() }
+        mqtt.update(config: app.config, generation: app.generation) { mqttState(now: now) }
         reports.updateMetrics(path: settings.metricsFile, now: now) { metrics }
         if let due = [app.nextDeadline, reports.nextWrite, power.nextDeadline, probes.nextDeadline(panelOff: valuesPaused)].compactMap({ $0 }).min() {
             deadlineTimer.arm(after: due - now)
@@ -348,6 +353,7 @@ public final class Runtime {
         m.displayPower = power.state
         m.displayWakes = power.wakes
         m.values = Dictionary(uniqueKeysWithValues: app.values.health(now: MonotonicClock.now()).map { ($0.id, $0.state) })
+        m.mqtt = mqtt.health
         return m
     }
 
@@ -360,7 +366,22 @@ public final class Runtime {
             display: DisplayStatus(name: output.name, connected: output.isConnected, power: power.state),
             menu: app.menuStatus, lock: app.lockStatus,
             running: children.displayOwner?.effect.label,
-            values: app.values.health(now: MonotonicClock.now())))
+            values: app.values.health(now: MonotonicClock.now()), mqtt: mqtt.health))
+    }
+
+    /// What `[mqtt]` publishes retained, as the owners have it now.
+    private func mqttState(now: Double) -> MQTTPublishedState {
+        let menu = app.menuStatus
+        let values = app.values
+        var state = MQTTPublishedState(screen: menu.screen ?? app.currentScreen.config.name, selection: menu.selectedLabel, displayPower: power.state)
+        for id in values.ids {
+            if values.toggle(id) != nil {
+                if let on = values.isOn(id) { state.toggles[id] = on }
+            } else if let text = values.shownText(id, now: now) {
+                state.values[id] = text
+            }
+        }
+        return state
     }
 
     private func signalsArrived() {
