@@ -35,9 +35,12 @@ public struct MQTTHealth: Equatable, Sendable {
 public struct MQTTMessage: Equatable, Sendable {
     public var topic: String
     public var payload: [UInt8]
-    public init(topic: String, payload: [UInt8]) {
+    /// CLOCK_MONOTONIC when the link thread read it: where its message-to-flip latency starts.
+    public var arrived: Double
+    public init(topic: String, payload: [UInt8], arrived: Double = 0) {
         self.topic = topic
         self.payload = payload
+        self.arrived = arrived
     }
 }
 
@@ -98,17 +101,18 @@ public final class MQTTLink {
     /// Not retained (events, errors): queued, the oldest dropped past `LinkShared.eventCapacity`.
     public func publish(_ topic: String, _ payload: String, retain: Bool = true) {
         let bytes = Array(payload.utf8)
-        shared.state.withLock { state in
+        let queued = shared.state.withLock { state -> Bool in
             if retain {
-                guard state.retained[topic] != bytes else { return }
+                guard state.retained[topic] != bytes else { return false }
                 state.retained[topic] = bytes
                 if !state.dirty.contains(topic) { state.dirty.append(topic) }
             } else {
                 if state.events.count >= LinkShared.eventCapacity { state.events.removeFirst() }
                 state.events.append(MQTTMessage(topic: topic, payload: bytes))
             }
+            return true
         }
-        shared.toThread.signal()
+        if queued { shared.toThread.signal() }
     }
 }
 
@@ -326,7 +330,7 @@ private final class LinkThread: MosquittoEvents, @unchecked Sendable {
                 state.health.dropped += 1
                 return false
             }
-            state.inbound.append(MQTTMessage(topic: topic, payload: payload))
+            state.inbound.append(MQTTMessage(topic: topic, payload: payload, arrived: MonotonicClock.now()))
             state.health.received += 1
             return true
         }
