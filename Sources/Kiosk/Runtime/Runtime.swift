@@ -59,6 +59,8 @@ public final class Runtime {
     private let reports: ReportFiles
     /// `[mqtt]`: the broker link, discovery, state out and commands in.
     let mqtt: MQTTService
+    /// How the `[mqtt]` broker link stands; nil without one.
+    public var mqttHealth: MQTTHealth? { mqtt.health }
     private let inputStart: InputStart
     /// Wakes the loop for the next moment something changes by itself (a pass is due).
     private let deadlineTimer: TimerSource
