@@ -87,6 +87,10 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // libxcrypt (crypt_rn, crypt_gensalt_rn) for PIN hashes in /etc/shadow's format. Debian: libcrypt-dev.
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
+        // sd-bus (libsystemd) for the control API on the system bus and `kiosk ctl`. Debian: libsystemd-dev.
+        .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // One Swift owner per sd-bus connection, message and slot; every call through one function.
+        .target(name: "SystemBus", dependencies: ["CSystemdBus"]),
         // Systems: file descriptors, typed syscall errors, the log, directories; the event loop and its sources.
         .target(name: "KioskSystem", dependencies: ["CLinux"]),
         // The config: decoder, validator, reader, `KioskConfig`, rescue config, key bindings, PIN hashes, assets.
@@ -112,7 +116,7 @@ let package = Package(
         // The program: the app, the runtime that drives it, the PIN lock. Tested without a device.
         .target(
             name: "Kiosk",
-            dependencies: ["KioskSystem", "KioskConfiguration", "DRMOutput", "InputSources", "MenuScreens", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "CLinux", "CMosquitto"]
+            dependencies: ["KioskSystem", "KioskConfiguration", "DRMOutput", "InputSources", "MenuScreens", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "CLinux", "CMosquitto", "SystemBus"]
         ),
         // A TOML 1.0 parser whose values carry their source positions: pure Swift, no Foundation, no C.
         .target(name: "TOML"),

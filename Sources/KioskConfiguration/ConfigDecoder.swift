@@ -29,6 +29,7 @@ struct ConfigDecoder {
         let power = top.table("power").map(decodePower) ?? PowerConfig()
         let lock = top.table("lock").map(decodeLock) ?? LockConfig()
         let mqtt = top.table("mqtt").flatMap(decodeMQTT)
+        let control = top.table("control").map(decodeControl) ?? ControlConfig()
         let home = top.string("home")
         var screens: [ScreenConfig] = []
         if let table = top.table("screens") {
@@ -59,7 +60,7 @@ struct ConfigDecoder {
         return KioskConfig(display: display, background: background, theme: theme, input: input,
                            home: home ?? screens.first?.name ?? "", screens: screens, idleTimeout: idle,
                            statusFile: status, metricsFile: metrics.map { resolve($0) }, screenshotFile: screenshot,
-                           power: power, lock: lock, transition: transition, mqtt: mqtt)
+                           power: power, lock: lock, transition: transition, control: control, mqtt: mqtt)
     }
 
     func resolve(_ path: String) -> String { ConfigValues.resolve(path, against: baseDirectory) }
@@ -130,6 +131,14 @@ struct ConfigDecoder {
         if let p = t.string("discovery_prefix") { m.discoveryPrefix = p }
         t.finish()
         return broker == nil ? nil : m
+    }
+
+    func decodeControl(_ t: ConfigTableReader) -> ControlConfig {
+        var c = ControlConfig()
+        if let v = t.bool("dbus") { c.dbus = v }
+        if let v = t.bool("notify_wakes") { c.notifyWakes = v }
+        t.finish()
+        return c
     }
 
     func decodeLock(_ t: ConfigTableReader) -> LockConfig {

@@ -32,13 +32,16 @@ public struct KioskConfig: Sendable, Equatable {
     public var lock: LockConfig
     /// `[mqtt]`: a broker for Home Assistant and fleets; nil: none.
     public var mqtt: MQTTConfig?
+    /// `[control]`: the control API (D-Bus) and what its notifications may do.
+    public var control: ControlConfig
 
     public init(display: DisplayConfig = DisplayConfig(), background: BackgroundConfig = BackgroundConfig(),
                 theme: ThemeConfig = ThemeConfig(), input: InputConfig = InputConfig(), home: String,
                 screens: [ScreenConfig], idleTimeout: Double? = nil,
                 statusFile: String = KioskConfig.defaultStatusFile, metricsFile: String? = nil,
                 screenshotFile: String = KioskConfig.defaultScreenshotFile, power: PowerConfig = PowerConfig(),
-                lock: LockConfig = LockConfig(), transition: TransitionStyle = .slide, mqtt: MQTTConfig? = nil) {
+                lock: LockConfig = LockConfig(), transition: TransitionStyle = .slide, control: ControlConfig = ControlConfig(),
+                mqtt: MQTTConfig? = nil) {
         self.display = display
         self.background = background
         self.theme = theme
@@ -53,6 +56,7 @@ public struct KioskConfig: Sendable, Equatable {
         self.power = power
         self.lock = lock
         self.mqtt = mqtt
+        self.control = control
     }
 
     public static let defaultPath = "/etc/kiosk/kiosk.toml"
@@ -103,6 +107,20 @@ public struct PowerConfig: Sendable, Equatable {
 
     /// True when anything ever happens to the panel.
     public var isActive: Bool { dimAfter != nil || blankAfter != nil }
+}
+
+/// `[control]`: software on the device driving the menu (`kiosk ctl`, `busctl`).
+public struct ControlConfig: Sendable, Equatable {
+    /// Offer the API on the system bus; false: no bus connection at all.
+    public var dbus: Bool
+    /// A notification lights a blanked or dimmed panel; false: it waits on the dark panel and
+    /// is seen if someone wakes it before it ends.
+    public var notifyWakes: Bool
+
+    public init(dbus: Bool = true, notifyWakes: Bool = false) {
+        self.dbus = dbus
+        self.notifyWakes = notifyWakes
+    }
 }
 
 /// `[lock]`: the keypad in front of screens with a `pin_hash`.

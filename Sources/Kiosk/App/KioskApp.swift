@@ -32,6 +32,9 @@ public final class KioskApp: FrameSource {
     /// end one after the other are shown together).
     static let valueRebuildInterval = 0.2
     private var now: Double
+    /// When the control API last chose the screen: `idle_timeout` counts from it too, so a screen
+    /// shown from outside is not taken away at once on a device nobody touched.
+    private var controlledAt = -Double.infinity
     /// How much of the picture is out of date since the last frame the output took.
     public private(set) var frameNeed = FrameNeed.full
     /// Effects asked for since the last `advance`.
@@ -121,6 +124,7 @@ public final class KioskApp: FrameSource {
         if navigator.takeScreenChange() {
             frameNeed.raise(to: .full)
             effects.append(.screenChanged)
+            effects.append(.event(.screenChanged(currentScreen.config.name)))
         }
         if navigator.isTransitioning {
             navigator.advanceTransition(now: now)
@@ -134,7 +138,7 @@ public final class KioskApp: FrameSource {
     public var isAnimating: Bool { currentScreen.isMoving || autopilot?.isContinuous == true || navigator.isTransitioning }
 
     public var nextDeadline: Double? {
-        let idle = config.idleTimeout.flatMap { $0 > 0 && navigator.stack.count > 1 ? activity.lastInput + $0 : nil }
+        let idle = config.idleTimeout.flatMap { $0 > 0 && navigator.stack.count > 1 ? idleSince + $0 : nil }
         // Readings waiting for the rebuild interval (not those waiting for a screen to come to rest:
         // its motion's frames and its release bring passes anyway).
         let valuesDue = presented.at + Self.valueRebuildInterval
@@ -244,6 +248,8 @@ public final class KioskApp: FrameSource {
         switch event {
         case .selected(let index):
             navigator.settled(on: index)
+            let items = screen.config.items
+            if items.indices.contains(index) { effects.append(.event(.selectionChanged(index: index, label: items[index].label))) }
         case .tapped, .released:
             break
         case .back:
@@ -258,6 +264,7 @@ public final class KioskApp: FrameSource {
     }
 
     private func activate(_ item: MenuItem) {
+        effects.append(.event(.itemActivated(id: item.id, label: Self.plainLabel(item))))
         switch item.action {
         case .screen(let name):
             open(name, for: item)
@@ -325,9 +332,12 @@ public final class KioskApp: FrameSource {
         if let left = navigator.pop(now: now) { lock.left(left) }
     }
 
+    /// Where `idle_timeout` counts from: the last input, or the control API's last change of screen.
+    private var idleSince: Double { max(activity.lastInput, controlledAt) }
+
     /// Returns to the home screen after `idle_timeout` seconds without input.
     private func returnHomeIfIdle() {
-        guard let timeout = config.idleTimeout, timeout > 0, navigator.stack.count > 1, now >= activity.lastInput + timeout else { return }
+        guard let timeout = config.idleTimeout, timeout > 0, navigator.stack.count > 1, now >= idleSince + timeout else { return }
         Log.info("idle for \(Int(timeout)) s: back to \(config.home)")
         for screen in navigator.pop(from: 1, now: now) { lock.left(screen) }
     }
@@ -370,6 +380,57 @@ public final class KioskApp: FrameSource {
 
     /// Screens with a `pin_hash` that are not open now.
     public var lockedScreens: [String] { lock.lockedScreens(in: config) }
+
+    // MARK: Control
+
+    /// Shows screen `name` for the control API: goes back to it when it is open, else the stack
+    /// becomes home and it. A locked screen is refused, never opened and never asked a PIN for.
+    public func show(screen name: String, now: Double) throws(ControlError) {
+        self.now = now
+        guard let target = config.screen(named: name) else { throw .unknownScreen(name, known: config.screens.map(\.name)) }
+        if let open = navigator.stack.firstIndex(where: { $0.config.name == name }) {
+            // Already open (an unlocked locked screen too): go back to it.
+            for screen in navigator.pop(from: open + 1, now: now) { lock.left(screen) }
+        } else {
+            guard !lock.isLocked(target) else { throw .locked(name) }
+            let screen: MenuScreen
+            do {
+                screen = try ScreenFactory.make(target, resources: navigator.resources, showsBack: true, values: values, now: now)
+            } catch {
+                throw .badArgument("screen \(name) cannot be shown: \(error)")
+            }
+            for left in navigator.replaceAboveHome(with: screen, now: now) { lock.left(left) }
+        }
+        controlledAt = now
+        frameNeed.raise(to: .full)
+    }
+
+    /// Back to the home screen (for the control API), leaving every screen above it.
+    public func goHome(now: Double) {
+        self.now = now
+        for screen in navigator.pop(from: 1, now: now) { lock.left(screen) }
+        frameNeed.raise(to: .full)
+    }
+
+    /// Activates the item with `id` and `publish = true` as a press on it would (a Home Assistant
+    /// button, `[mqtt]`); an item that opens a screen behind a PIN is refused, never opened.
+    public func press(id: String, now: Double) throws(ControlError) {
+        self.now = now
+        guard let item = config.screens.lazy.flatMap(\.items).first(where: { $0.id == id }), item.publish else {
+            throw .badArgument("no item with publish = true has id \"\(id)\"")
+        }
+        if case .screen(let name) = item.action, let target = config.screen(named: name), lock.isLocked(target) { throw .locked(name) }
+        activate(item)
+        controlledAt = now
+        frameNeed.raise(to: .full)
+    }
+
+    /// A message from outside over whatever is shown (the keypad too), its level as a word first.
+    /// It takes the banner's place, as any newer message does.
+    public func notify(_ text: String, level: NotifyLevel, seconds: Double, now: Double) {
+        self.now = now
+        showBanner("\(level.word): \(text)", now: now, seconds: seconds)
+    }
 
     // MARK: Banner
 

@@ -14,9 +14,15 @@ public struct KioskStatus: Equatable, Sendable {
     public var values: [ValueHealth]
     /// The broker connection of `[mqtt]`; nil without one.
     public var mqtt: MQTTHealth?
+    /// How the control API (D-Bus) stands, and why when it is unavailable.
+    public var controlAPI: String?
+    public var controlAPIProblem: String?
 
     public init(pid: Int?, config: ConfigStatus, display: DisplayStatus = DisplayStatus(), menu: MenuStatus = MenuStatus(),
-                lock: LockStatus = LockStatus(), running: String? = nil, values: [ValueHealth] = [], mqtt: MQTTHealth? = nil) {
+                lock: LockStatus = LockStatus(), running: String? = nil, values: [ValueHealth] = [], controlAPI: ControlAPIState? = nil,
+                mqtt: MQTTHealth? = nil) {
+        self.controlAPI = controlAPI?.word
+        self.controlAPIProblem = controlAPI?.why
         self.values = values
         self.mqtt = mqtt
         self.pid = pid
@@ -38,6 +44,8 @@ public struct KioskStatus: Equatable, Sendable {
         fields += lock.fields
         fields.append(("values", .array(values.map(\.value))))
         fields.append(("mqtt", mqtt?.value ?? .null))
+        fields.append(("control_api", controlAPI.map { .string($0) } ?? .null))
+        fields.append(("control_api_problem", controlAPIProblem.map { .string($0) } ?? .null))
         return .object(fields)
     }
 
@@ -54,6 +62,8 @@ public struct KioskStatus: Equatable, Sendable {
         menu = try MenuStatus(read)
         lock = try LockStatus(read)
         running = try read.optional("running", \.stringValue)
+        controlAPI = try read.optional("control_api", \.stringValue)
+        controlAPIProblem = try read.optional("control_api_problem", \.stringValue)
         values = []
         for entry in try read.optional("values", \.arrayValue) ?? [] {
             let fields = StatusFields(entry, prefix: "values.")

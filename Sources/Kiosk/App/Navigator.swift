@@ -68,6 +68,16 @@ final class Navigator {
         return removed
     }
 
+    /// Every screen above home gives way to `screen`, as one change; returns those left, top first.
+    func replaceAboveHome(with screen: MenuScreen, now: Double) -> [MenuScreen] {
+        let leaving = current
+        let removed = Array(stack.dropFirst().reversed())
+        stack.removeSubrange(1...)
+        stack.append(screen)
+        shown(.push, leaving: leaving, now: now)
+        return removed
+    }
+
     /// The top screen gives way to `screen` (a keypad to the screen it opened).
     func replaceTop(with screen: MenuScreen, now: Double) {
         let leaving = stack.removeLast()

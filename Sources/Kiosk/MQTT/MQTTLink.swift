@@ -23,6 +23,8 @@ public struct MQTTHealth: Equatable, Sendable {
     /// Commands taken off the broker, and those dropped over the rate limit.
     public var received = 0
     public var dropped = 0
+    /// Commands refused (bad topic or payload, unknown screen or id), as the runtime counts them.
+    public var refused = 0
 
     public init(broker: String, state: State = .connecting, error: String? = nil) {
         self.broker = broker

@@ -53,6 +53,8 @@ public enum Effect: Equatable, Sendable {
     case settingsChanged(RuntimeSettings)
     /// Run a toggle's `on` or `off` command; its end goes back through `toggleSwitched`.
     case switchToggle(id: String, command: Command, label: String)
+    /// Something the control API's subscribers follow (`KioskControl.publish`).
+    case event(ControlEvent)
 }
 
 /// The part of a config the runtime's owners use: input, panel power, and where files go.

@@ -81,9 +81,10 @@ public struct KioskMetrics: Equatable, Sendable {
             sample("kiosk_mqtt_connected", [("broker", mqtt.broker)], mqtt.state == .connected ? "1" : "0")
             family("kiosk_mqtt_connects_total", "counter", "Connections the broker accepted.")
             sample("kiosk_mqtt_connects_total", [], String(mqtt.connects))
-            family("kiosk_mqtt_commands_total", "counter", "Commands taken from the broker, and those dropped over the rate limit.")
+            family("kiosk_mqtt_commands_total", "counter", "Commands taken from the broker, those dropped over the rate limit, and those refused.")
             sample("kiosk_mqtt_commands_total", [("result", "received")], String(mqtt.received))
             sample("kiosk_mqtt_commands_total", [("result", "dropped")], String(mqtt.dropped))
+            sample("kiosk_mqtt_commands_total", [("result", "refused")], String(mqtt.refused))
         }
         family("kiosk_input_devices", "gauge", "Input devices read, by kind (a device counts once for each kind it is).")
         for (kind, n) in inputDevices.sorted(by: { $0.key < $1.key }) { sample("kiosk_input_devices", [("kind", kind)], String(n)) }

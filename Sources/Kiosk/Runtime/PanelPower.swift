@@ -18,6 +18,9 @@ final class PanelPower {
     private var paused = false
     /// Times input woke the panel from off (`kiosk_display_wakes_total`).
     private(set) var wakes = 0
+    /// When something other than input (a notification) last lit the panel: it stays lit for
+    /// the idle times from then, without counting as input (no screen is kept open by it).
+    private var litAt = -Double.infinity
 
     init(settings: PowerConfig, output: Output, activity: Activity, now: Double, openBacklight: @escaping (BacklightChoice) -> Backlight?) {
         policy = PowerPolicy(settings)
@@ -51,7 +54,7 @@ final class PanelPower {
 
     /// Moves to the state due at `now` (the status, written at the pass's end, says it).
     func advance(now: Double) {
-        guard active, !paused, let next = policy.advance(now: now, lastInput: activity.lastInput) else { return }
+        guard active, !paused, let next = policy.advance(now: now, lastInput: idleSince) else { return }
         func seconds(_ s: Double?) -> String {
             guard let s else { return "?" }
             return s == s.rounded() ? "\(Int(s))" : "\(s)"
@@ -82,7 +85,18 @@ final class PanelPower {
         return verdict
     }
 
-    var nextDeadline: Double? { active && !paused ? policy.nextDeadline(lastInput: activity.lastInput) : nil }
+    var nextDeadline: Double? { active && !paused ? policy.nextDeadline(lastInput: idleSince) : nil }
+
+    private var idleSince: Double { max(activity.lastInput, litAt) }
+
+    /// Lights a dimmed or blanked panel for something to be seen (`[control] notify_wakes`).
+    func wake(by what: String, now: Double) {
+        litAt = max(litAt, now)
+        guard active, !paused, policy.state != .on else { return }
+        _ = policy.input()
+        Log.info("display lit by \(what)")
+        apply(.on)
+    }
 
     /// Another program gets the display: the panel on at the brightness it had at start.
     func handOver() {

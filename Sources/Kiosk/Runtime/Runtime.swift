@@ -7,6 +7,14 @@ import KioskSystem
 import LayoutCore
 import Raster
 
+/// Where the runtime offers the control API.
+public enum ControlBus: Equatable, Sendable {
+    case none
+    case system
+    /// A bus at this address (`unix:path=...`): tests run their own daemon.
+    case address(String)
+}
+
 /// One runtime drives the kiosk app (`FrameSource`) on one `Output`, from one epoll loop on one
 /// thread (config loads alone run on the `ConfigLoadWorker`'s thread and come back through the
 /// loop). Single-purpose owners do the work: `FrameScheduler` (frames and presentation),
@@ -29,8 +37,12 @@ public final class Runtime {
         /// Where `[power]`'s backlight devices are looked for (tests: a sysfs-shaped folder).
         public var backlightClassDirectory: String
         public var backlightFiles: BacklightFiles
+        /// Where the control API is offered (when `[control] dbus` is on); none: not at all.
+        public var controlBus: ControlBus
         public init(exitAfterShownFrames: Int? = nil, seat: String? = nil, runsHandoverActions: Bool = true, statusFile: String? = nil,
-                    backlightClassDirectory: String = Backlight.classDirectory, backlightFiles: BacklightFiles = .system) {
+                    backlightClassDirectory: String = Backlight.classDirectory, backlightFiles: BacklightFiles = .system,
+                    controlBus: ControlBus = .none) {
+            self.controlBus = controlBus
             self.exitAfterShownFrames = exitAfterShownFrames
             self.seat = seat
             self.runsHandoverActions = runsHandoverActions
@@ -56,11 +68,19 @@ public final class Runtime {
     let service: SystemdService
     /// `[power]`: dimming and blanking the panel.
     let power: PanelPower
+    /// The door for software on the device (`KioskControl`); transports (D-Bus) use it.
+    public let control: KioskControl
+    /// The control API on the system bus; nil when off or unavailable (`controlAPI` says why).
+    private var dbus: DBusControl?
+    /// How the D-Bus API stands when there is no `dbus` to ask.
+    private var controlAPIFallback = ControlAPIState.off
     private let reports: ReportFiles
     /// `[mqtt]`: the broker link, discovery, state out and commands in.
     let mqtt: MQTTService
     /// How the `[mqtt]` broker link stands; nil without one.
     public var mqttHealth: MQTTHealth? { mqtt.health }
+    /// `[mqtt]`'s commands, carried out through `control`.
+    private var mqttCommands: MQTTCommandHandler?
     private let inputStart: InputStart
     /// Wakes the loop for the next moment something changes by itself (a pass is due).
     private let deadlineTimer: TimerSource
@@ -97,6 +117,7 @@ public final class Runtime {
         power = PanelPower(settings: settings.power, output: output, activity: app.activity, now: MonotonicClock.now()) { [options] choice in
             Backlight.open(choice, classDirectory: options.backlightClassDirectory, files: options.backlightFiles)
         }
+        control = KioskControl(app: app, power: power, clock: MonotonicClock.now)
     }
 
     /// Runs until SIGTERM/SIGINT (or `exitAfterShownFrames`); puts the display back on the way out.
@@ -128,6 +149,25 @@ public final class Runtime {
         }
         frames.onShown = { [unowned self] count in self.frameShown(count) }
         probes.changed = { [unowned self] in self.frames.requestPass() }
+        control.changed = { [unowned self] in self.frames.requestPass() }
+        let commands = MQTTCommandHandler(control: control) { [unowned self] id throws(ControlError) in
+            try self.app.press(id: id, now: MonotonicClock.now())
+            self.frames.requestPass()
+        }
+        mqttCommands = commands
+        mqtt.commands = { [unowned self] message, topics in
+            if let refusal = commands.handle(message, topics: topics) {
+                self.mqtt.publishError(refusal)
+            } else {
+                // From the moment the link thread read it to the flip that shows it.
+                self.frames.noteInput(time: message.arrived, kind: "mqtt")
+            }
+        }
+        _ = control.subscribe { [unowned self] event in
+            if case .itemActivated(let id, let label) = event {
+                self.mqtt.publishEvent(StatusValue.object([("id", id.map { .string($0) } ?? .null), ("label", .string(label))]).json)
+            }
+        }
         try probes.attach()
         probes.switchEnded = { [unowned self] id, label, failure in
             self.app.toggleSwitched(id, label: label, failure: failure, now: MonotonicClock.now())
@@ -156,6 +196,7 @@ public final class Runtime {
             config.apply = { [unowned self] loaded, reason in self.apply(loaded, reason: reason) }
             try config.attach(to: loop)
         }
+        startControlAPI()
         inputStart.mark("loop setup")
         pass()
         inputStart.mark("first frame drawn")
@@ -182,6 +223,7 @@ public final class Runtime {
             case .screenChanged: input.screenChanged()
             case .settingsChanged(let new): configure(new, now: now)
             case .switchToggle(let id, let command, let label): probes.startSwitch(id, command: command, label: label, now: now)
+            case .event(let event): control.publish(event)
             }
         }
         // Not while a program has the display or the panel is off: nobody sees the values then.
@@ -196,7 +238,8 @@ public final class Runtime {
         if !children.hasDisplayOwner { frames.drawIfDue() }
         mqtt.update(config: app.config, generation: app.generation) { mqttState(now: now) }
         reports.updateMetrics(path: settings.metricsFile, now: now) { metrics }
-        if let due = [app.nextDeadline, reports.nextWrite, power.nextDeadline, probes.nextDeadline(panelOff: valuesPaused)].compactMap({ $0 }).min() {
+        let dues = [app.nextDeadline, reports.nextWrite, power.nextDeadline, probes.nextDeadline(panelOff: valuesPaused), dbus?.nextDeadline]
+        if let due = dues.compactMap({ $0 }).min() {
             deadlineTimer.arm(after: due - now)
         } else {
             deadlineTimer.disarm()
@@ -355,7 +398,11 @@ public final class Runtime {
         m.displayPower = power.state
         m.displayWakes = power.wakes
         m.values = Dictionary(uniqueKeysWithValues: app.values.health(now: MonotonicClock.now()).map { ($0.id, $0.state) })
-        m.mqtt = mqtt.health
+        m.mqtt = mqtt.health.map { health in
+            var h = health
+            h.refused = mqttCommands?.refusals ?? 0
+            return h
+        }
         return m
     }
 
@@ -368,9 +415,46 @@ public final class Runtime {
             display: DisplayStatus(name: output.name, connected: output.isConnected, power: power.state),
             menu: app.menuStatus, lock: app.lockStatus,
             running: children.displayOwner?.effect.label,
-            values: app.values.health(now: MonotonicClock.now()), mqtt: mqtt.health))
+            values: app.values.health(now: MonotonicClock.now()),
+            controlAPI: controlAPI, mqtt: mqtt.health))
     }
 
+    // MARK: Control API
+
+    /// How the D-Bus API stands (the status file's `control_api`).
+    var controlAPI: ControlAPIState { dbus?.state ?? controlAPIFallback }
+
+    /// Connects the D-Bus API when asked for; a kiosk that cannot runs on without it and says why
+    /// (once in the log, and in the status).
+    private func startControlAPI() {
+        let address: String?
+        switch options.controlBus {
+        case .none: return
+        case .system: address = nil
+        case .address(let a): address = a
+        }
+        guard app.config.control.dbus else {
+            Log.info("control API (D-Bus) off: [control] dbus = false")
+            return
+        }
+        do {
+            let api = try DBusControl(control: control, address: address)
+            api.changed = { [unowned self] in
+                if self.dbus?.state.isDown == true {
+                    self.controlAPIFallback = self.dbus!.state
+                    self.dbus = nil
+                }
+                self.frames.requestPass()
+            }
+            try api.attach(to: loop)
+            dbus = api
+        } catch {
+            let why = "cannot connect to the \(address == nil ? "system bus" : "bus at \(address!)"): \(error)"
+            Log.error("control API (D-Bus) off: \(why); the menu goes on without it")
+            controlAPIFallback = .unavailable(why)
+        }
+    }
+            
     /// What `[mqtt]` publishes retained, as the owners have it now.
     private func mqttState(now: Double) -> MQTTPublishedState {
         let menu = app.menuStatus

@@ -21,6 +21,24 @@ public final class EventLoop {
         handlers[fd] = handler
     }
 
+    /// Calls `handler` whenever `fd` has any of `events` (EPOLLIN, EPOLLOUT), errors and hang-ups too.
+    public func watch(_ fd: Int32, events: UInt32, _ handler: @escaping () -> Void) throws(SystemError) {
+        var event = epoll_event()
+        event.events = events
+        event.data.fd = fd
+        try retryingInterrupts("epoll_ctl(ADD)") { epoll_ctl(epoll.rawValue, EPOLL_CTL_ADD, fd, &event) }
+        handlers[fd] = handler
+    }
+
+    /// Another set of events for a watched `fd`.
+    public func modify(_ fd: Int32, events: UInt32) throws(SystemError) {
+        guard handlers[fd] != nil else { return }
+        var event = epoll_event()
+        event.events = events
+        event.data.fd = fd
+        try retryingInterrupts("epoll_ctl(MOD)") { epoll_ctl(epoll.rawValue, EPOLL_CTL_MOD, fd, &event) }
+    }
+
     public func unwatch(_ fd: Int32) {
         guard handlers.removeValue(forKey: fd) != nil else { return }
         _ = epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, fd, nil)

@@ -1,0 +1,10 @@
+/// What the menu did that software outside may want to follow; `KioskControl` hands each to
+/// its subscribers after the pass that caused it.
+public enum ControlEvent: Equatable, Sendable {
+    /// Another screen came to the top (a keypad's name while one is shown).
+    case screenChanged(String)
+    /// The screen settled on another item (never reported on a keypad).
+    case selectionChanged(index: Int, label: String)
+    /// An item was chosen (touch, knob press, key); `id` is its `id` if it has one.
+    case itemActivated(id: String?, label: String)
+}

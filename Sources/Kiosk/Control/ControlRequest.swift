@@ -1,0 +1,38 @@
+/// What software on the device asks of the kiosk, whatever carried the request (D-Bus, MQTT).
+/// `KioskControl.handle` answers each with a `ControlReply` or a `ControlError`.
+public enum ControlRequest: Equatable, Sendable {
+    /// Show the screen named so: the stack becomes home and that screen (home alone for home).
+    /// A screen behind a PIN that is not open is refused (`ControlError.locked`): the API never
+    /// opens what the keypad guards, nor puts a keypad before someone who did not ask for it.
+    case showScreen(String)
+    /// A message over whatever is shown (the keypad too) for `seconds`.
+    case notify(text: String, seconds: Double, level: NotifyLevel)
+    /// Value `id` as this text (parsed and formatted as its `value` says).
+    case setValue(id: String, text: String)
+    /// Toggle `id`'s state as known from outside (no `on`/`off` command runs).
+    case setToggle(id: String, on: Bool)
+    /// Back to the home screen.
+    case goHome
+    /// What is shown now (`ControlReply.state`).
+    case state
+}
+
+/// How much a notification matters; drawn as a word before the text (never colour alone).
+public enum NotifyLevel: String, CaseIterable, Sendable {
+    case info, warning, error
+
+    /// The word the banner starts with.
+    public var word: String {
+        switch self {
+        case .info: "Info"
+        case .warning: "Warning"
+        case .error: "Error"
+        }
+    }
+}
+
+/// A request's answer when it was carried out.
+public enum ControlReply: Equatable, Sendable {
+    case done
+    case state(ControlState)
+}

@@ -1,0 +1,249 @@
+import CLinux
+import Glibc
+import KioskSystem
+import SystemBus
+
+/// The control API on the system bus: `org.kiosk.Kiosk1` at `/org/kiosk/Kiosk1`, a transport of
+/// `KioskControl` (decoding calls into requests, answering with replies or errors, sending the
+/// events as signals). Processed from the kiosk's event loop, a bounded batch per turn, never
+/// waiting: a caller sending a thousand calls a second is answered in turn while the menu goes on.
+final class DBusControl {
+    private let connection: BusConnection
+    private let control: KioskControl
+    private let descriptor: Int32
+    private var object: BusSlot?
+    private var nameRequest: BusSlot?
+    private var subscription: Int?
+    private weak var loop: EventLoop?
+    /// Messages handled per turn of the loop before it goes on to input and frames.
+    static let batch = 64
+    /// More is pending than the last batch handled: a turn is due at once.
+    private var backlog = false
+    private(set) var state: ControlAPIState = .starting
+    /// The state changed (the name was granted or refused, the bus went away): the status follows.
+    var changed: (() -> Void)?
+
+    /// Connects to the bus (or `address`), serves the object and asks for the name; the answer
+    /// comes back through the loop.
+    init(control: KioskControl, address: String? = nil) throws(BusError) {
+        connection = try BusConnection(address: address)
+        self.control = control
+        descriptor = try connection.descriptor
+        object = try connection.addObject(path: DBusNames.path) { [unowned self] (message) throws(BusMethodError) -> Bool in
+            try self.handle(message)
+        }
+        nameRequest = try connection.requestName(DBusNames.service) { [unowned self] result in self.named(result) }
+        subscription = control.subscribe { [unowned self] event in self.emit(event) }
+    }
+
+    deinit {
+        if let subscription { control.unsubscribe(subscription) }
+        loop?.unwatch(descriptor)
+    }
+
+    func attach(to loop: EventLoop) throws(SystemError) {
+        self.loop = loop
+        try loop.watch(descriptor, events: UInt32(EPOLLIN.rawValue)) { [unowned self] in self.process() }
+        process()
+    }
+
+    /// When the loop must turn for the bus without I/O: a backlog, or sd-bus's own timeout.
+    var nextDeadline: Double? {
+        guard !state.isDown else { return nil }
+        return backlog ? MonotonicClock.now() : connection.deadline
+    }
+
+    /// Handles up to `batch` pending messages, then waits for output room if there is output queued.
+    func process() {
+        guard !state.isDown else { return }
+        do {
+            var handled = 0
+            backlog = false
+            while try connection.process() {
+                handled += 1
+                if handled >= Self.batch {
+                    backlog = true
+                    break
+                }
+            }
+            try watchForOutput()
+        } catch {
+            down("the bus connection ended: \(error)")
+        }
+    }
+
+    /// Waits for the socket to be writable only while sd-bus has output queued (a level-triggered
+    /// EPOLLOUT on a writable socket would wake the loop on every turn).
+    private func watchForOutput() throws {
+        var wanted = UInt32(EPOLLIN.rawValue)
+        if try connection.events & Int32(POLLOUT) != 0 { wanted |= UInt32(EPOLLOUT.rawValue) }
+        try loop?.modify(descriptor, events: wanted)
+    }
+
+    private func down(_ why: String) {
+        guard !state.isDown else { return }
+        Log.error("control API (D-Bus) off: \(why); the menu goes on without it")
+        state = .unavailable(why)
+        loop?.unwatch(descriptor)
+        object = nil
+        nameRequest = nil
+        changed?()
+    }
+
+    private func named(_ result: Result<UInt32, BusError>) {
+        nameRequest = nil
+        switch result {
+        case .success(1), .success(4):
+            Log.info("control API on the system bus as \(DBusNames.service)")
+            state = .ready
+            changed?()
+        case .success(let code):
+            down("the name \(DBusNames.service) is taken by another process (RequestName answered \(code))")
+        case .failure(let error):
+            down("the bus refused the name \(DBusNames.service): \(error.message ?? error.description)")
+        }
+    }
+
+    // MARK: Calls
+
+    private func handle(_ m: BusMessage) throws(BusMethodError) -> Bool {
+        if m.isMethodCall(interface: "org.freedesktop.DBus.Introspectable", member: "Introspect") {
+            return reply(to: m) { r throws(BusError) in try r.append(DBusNames.introspection) }
+        }
+        guard m.interface == nil || m.interface == DBusNames.interface, let member = m.member else { return false }
+        let request: ControlRequest
+        do {
+            guard let decoded = try Self.decode(member, m) else { return false }
+            request = decoded
+        } catch let e as BusMethodError {
+            throw e
+        } catch {
+            throw .invalidArguments("\(member): \(error)")
+        }
+        switch control.handle(request) {
+        case .success(.done):
+            return reply(to: m) { _ throws(BusError) in }
+        case .success(.state(let s)):
+            return reply(to: m) { r throws(BusError) in try Self.append(s, to: r) }
+        case .failure(let error):
+            throw BusMethodError(name: DBusNames.errorPrefix + error.name, message: error.description)
+        }
+    }
+
+    /// The request a call asks for; nil for a member the interface does not have.
+    static func decode(_ member: String, _ m: BusMessage) throws -> ControlRequest? {
+        func expect(_ signature: String, _ names: String) throws {
+            guard m.signature == signature else {
+                throw BusMethodError.invalidArguments("\(member) takes (\(names)), signature \"\(signature)\"; got \"\(m.signature)\"")
+            }
+        }
+        switch member {
+        case "ShowScreen":
+            try expect("s", "name")
+            return .showScreen(try m.readString())
+        case "Notify":
+            try expect("sds", "text, seconds, level")
+            let text = try m.readString(), seconds = try m.readDouble(), word = try m.readString()
+            guard let level = NotifyLevel(rawValue: word) else {
+                throw BusMethodError.invalidArguments("level must be info, warning or error; got \"\(word)\"")
+            }
+            return .notify(text: text, seconds: seconds, level: level)
+        case "SetValue":
+            try expect("ss", "id, text")
+            return .setValue(id: try m.readString(), text: try m.readString())
+        case "SetToggle":
+            try expect("sb", "id, on")
+            return .setToggle(id: try m.readString(), on: try m.readBool())
+        case "GoHome":
+            try expect("", "no arguments")
+            return .goHome
+        case "GetState":
+            try expect("", "no arguments")
+            return .state
+        default:
+            return nil
+        }
+    }
+
+    static func append(_ s: ControlState, to r: BusMessage) throws(BusError) {
+        try r.append(s.screen)
+        try r.append(Int32(clamping: s.selection ?? -1))
+        try r.append(s.selectedLabel ?? "")
+        try r.append(s.displayOn)
+        try r.append(UInt32(clamping: s.generation))
+        try r.open("a", "(sssb)")
+        for v in s.values {
+            try r.open("r", "sssb")
+            try r.append(v.id)
+            try r.append(v.text)
+            try r.append(v.health.state.rawValue)
+            try r.append(v.isToggle)
+            try r.close()
+        }
+        try r.close()
+    }
+
+    /// Sends a reply built by `fill`; a reply that cannot be built or queued is logged (the caller times out).
+    private func reply(to m: BusMessage, _ fill: (BusMessage) throws(BusError) -> Void) -> Bool {
+        do {
+            let r = try connection.reply(to: m)
+            try fill(r)
+            try connection.send(r)
+        } catch {
+            Log.error("control API: cannot answer \(m.member ?? "a call"): \(error)")
+        }
+        return true
+    }
+
+    // MARK: Signals
+
+    private func emit(_ event: ControlEvent) {
+        guard state == .ready else { return }
+        do {
+            switch event {
+            case .screenChanged(let name):
+                let s = try connection.signal(path: DBusNames.path, interface: DBusNames.interface, member: "ScreenChanged")
+                try s.append(name)
+                try connection.send(s)
+            case .selectionChanged(let index, let label):
+                let s = try connection.signal(path: DBusNames.path, interface: DBusNames.interface, member: "SelectionChanged")
+                try s.append(Int32(clamping: index))
+                try s.append(label)
+                try connection.send(s)
+            case .itemActivated(let id, let label):
+                let s = try connection.signal(path: DBusNames.path, interface: DBusNames.interface, member: "ItemActivated")
+                try s.append(id ?? "")
+                try s.append(label)
+                try connection.send(s)
+            }
+            try watchForOutput()
+        } catch {
+            Log.error("control API: signal not sent: \(error)")
+        }
+    }
+}
+
+/// How the control API stands, for the status file, `kiosk status` and the log.
+public enum ControlAPIState: Equatable, Sendable {
+    /// `[control] dbus = false`.
+    case off
+    /// Connected; the name asked for.
+    case starting
+    /// The name is ours: callers reach the kiosk.
+    case ready
+    /// No bus, the name taken or refused, the connection lost: the kiosk runs on without the API.
+    case unavailable(String)
+
+    var isDown: Bool { if case .unavailable = self { true } else { false } }
+
+    public var word: String {
+        switch self {
+        case .off: "off"
+        case .starting: "starting"
+        case .ready: "ready"
+        case .unavailable: "unavailable"
+        }
+    }
+
+    public var why: String? { if case .unavailable(let w) = self { w } else { nil } }
+}

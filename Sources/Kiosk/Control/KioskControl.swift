@@ -1,0 +1,134 @@
+import KioskSystem
+import KioskConfiguration
+
+/// The one door through which software on the device drives the kiosk, whatever carries the
+/// request (D-Bus now, MQTT next). It holds no state of its own: each request goes to the owner
+/// of what it changes (the screens and the banner: `KioskApp`; values and toggles: `LiveValues`;
+/// the panel: `PanelPower`), and each answer is built from them when asked.
+///
+/// How a transport uses it, all on the runtime's event loop thread (never from another thread):
+/// 1. Decode the caller's message into a `ControlRequest`; arguments of the wrong type are the
+///    transport's to refuse (with its own error), before they get here.
+/// 2. `handle(request)`: `.success(.done)` or `.success(.state(...))`, or a `ControlError`
+///    whose `name` maps to the transport's error name and whose `description` is the message
+///    for the caller. Bounds (text length, seconds) are checked here, once for every transport.
+/// 3. `subscribe` once to get `ControlEvent`s (screen, selection, activation) after the pass
+///    that caused them; keep the returned token and `unsubscribe` it when the transport closes.
+/// The runtime draws the result at its next pass (`changed` asks for it): a request never draws
+/// or waits itself.
+public final class KioskControl {
+    private let app: KioskApp
+    private let power: PanelPower?
+    private let clock: () -> Double
+    private var subscribers: [Int: (ControlEvent) -> Void] = [:]
+    private var nextToken = 0
+    /// Something a request changed must reach the screen: the runtime asks for a pass.
+    var changed: (() -> Void)?
+
+    /// Longest notification text taken (the banner shows three lines; the rest is cut there).
+    public static let maximumNotifyCharacters = 1000
+    /// Longest a notification stays (an hour): a longer one is a mistake, not a message.
+    public static let maximumNotifySeconds = 3600.0
+    /// Longest screen name or id read from a caller (ids are at most 64; names are short).
+    static let maximumNameCharacters = 256
+
+    /// `power` is nil where the runtime has no panel to switch (tests of the app alone).
+    init(app: KioskApp, power: PanelPower?, clock: @escaping () -> Double) {
+        self.app = app
+        self.power = power
+        self.clock = clock
+    }
+
+    /// Carries `request` out now, or says why not.
+    public func handle(_ request: ControlRequest) -> Result<ControlReply, ControlError> {
+        let now = clock()
+        do throws(ControlError) {
+            let reply = try carryOut(request, now: now)
+            if case .done = reply { changed?() }
+            return .success(reply)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func carryOut(_ request: ControlRequest, now: Double) throws(ControlError) -> ControlReply {
+        switch request {
+        case .showScreen(let name):
+            try Self.check(name: name, "screen name")
+            try app.show(screen: name, now: now)
+            Log.info("control: screen \(name) shown")
+        case .goHome:
+            app.goHome(now: now)
+            Log.info("control: home")
+        case .notify(let text, let seconds, let level):
+            guard !text.isEmpty, text.contains(where: { !$0.isWhitespace }) else { throw .badArgument("the notification text is empty") }
+            guard text.count <= Self.maximumNotifyCharacters else {
+                throw .badArgument("the notification text has \(text.count) characters; at most \(Self.maximumNotifyCharacters)")
+            }
+            guard seconds.isFinite, seconds > 0, seconds <= Self.maximumNotifySeconds else {
+                throw .badArgument("seconds must be more than 0 and at most \(Int(Self.maximumNotifySeconds)), got \(seconds)")
+            }
+            app.notify(text, level: level, seconds: seconds, now: now)
+            if app.config.control.notifyWakes { power?.wake(by: "notification", now: now) }
+        case .setValue(let id, let text):
+            try Self.check(name: id, "id")
+            let values = app.values
+            guard let source = values.source(id) else {
+                throw values.toggle(id) != nil ? .badArgument("\"\(id)\" is a toggle: set it with SetToggle (on or off)") : .unknownItem(id)
+            }
+            // Refused text is the caller's mistake: the value keeps what it showed.
+            if case .failure(let problem) = ValueReading.parse(Array(text.utf8), for: source) {
+                throw .badArgument("\(id): \(problem)")
+            }
+            do { try values.set(id, text: text, now: now) } catch { throw .badArgument(error.description) }
+        case .setToggle(let id, let on):
+            try Self.check(name: id, "id")
+            do {
+                try app.values.setToggle(id, on: on, now: now)
+            } catch {
+                switch error {
+                case .notAToggle: throw .notAToggle(id)
+                case .unknownID: throw .unknownItem(id)
+                case .reading(_, let why): throw .badArgument(why)
+                }
+            }
+        case .state:
+            return .state(state(now: now))
+        }
+        return .done
+    }
+
+    /// A name from a caller: not empty, not absurdly long (it is echoed in messages).
+    private static func check(name: String, _ what: String) throws(ControlError) {
+        if name.isEmpty { throw .badArgument("the \(what) is empty") }
+        if name.count > maximumNameCharacters { throw .badArgument("the \(what) has \(name.count) characters; at most \(maximumNameCharacters)") }
+    }
+
+    /// What is shown now, from each part's owner.
+    public func state(now: Double) -> ControlState {
+        let menu = app.menuStatus
+        let values = app.values
+        let shown = values.health(now: now).map { health in
+            ControlState.Value(id: health.id, text: values.shownText(health.id, now: now) ?? "",
+                               health: health, isToggle: values.toggle(health.id) != nil)
+        }
+        return ControlState(screen: menu.screen ?? app.currentScreen.config.name, selection: menu.selection, selectedLabel: menu.selectedLabel,
+                            displayOn: power.map { !$0.isOff } ?? true, values: shown, generation: app.generation)
+    }
+
+    // MARK: Events
+
+    /// `handler` gets every event from now on, on the loop's thread; returns the token to unsubscribe.
+    public func subscribe(_ handler: @escaping (ControlEvent) -> Void) -> Int {
+        nextToken += 1
+        subscribers[nextToken] = handler
+        return nextToken
+    }
+
+    public func unsubscribe(_ token: Int) { subscribers[token] = nil }
+
+    /// Hands `event` to every subscriber (the runtime, after the pass that made it).
+    func publish(_ event: ControlEvent) {
+        for token in subscribers.keys.sorted() { subscribers[token]?(event) }
+    }
+}

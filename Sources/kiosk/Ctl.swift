@@ -1,0 +1,92 @@
+import ArgumentParser
+import Glibc
+import Kiosk
+
+/// `kiosk ctl`: the control API (D-Bus) from a shell or script.
+struct Ctl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Drive the running kiosk: show a screen, notify, set a value or a toggle, go home, read its state.",
+        discussion: """
+            Calls the kiosk's control API on the system bus (\(DBusNames.service)). Allowed to root \
+            and to members of the group kiosk-control. A screen behind a PIN is refused ("locked"): \
+            only its keypad on the device opens it. Exit status: 0 done, 1 refused by the kiosk \
+            (unknown screen or id, locked, bad argument), 2 usage, 3 not running, 4 permission denied \
+            or no bus.
+            """,
+        subcommands: [Show.self, Notify.self, SetValue.self, Toggle.self, Home.self, State.self])
+
+    struct Bus: ParsableArguments {
+        @Option(help: ArgumentHelp("Bus address instead of the system bus (unix:path=...).", valueName: "address"))
+        var bus: String?
+    }
+
+    static func send(_ request: ControlRequest, bus: String?) throws -> ControlReply {
+        do {
+            return try ControlClient(address: bus).send(request)
+        } catch {
+            let line = Array("kiosk ctl: \(error)\n".utf8)
+            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+            switch error {
+            case .refused: throw ExitCode(1)
+            case .notRunning: throw ExitCode(3)
+            case .denied, .noBus: throw ExitCode(4)
+            case .failed: throw ExitCode(1)
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show a screen by name (its [screens.NAME]).")
+        @Argument(help: ArgumentHelp("The screen's name.", valueName: "screen")) var screen: String
+        @OptionGroup var bus: Bus
+        func run() throws { _ = try Ctl.send(.showScreen(screen), bus: bus.bus) }
+    }
+
+    struct Notify: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show a message over whatever is on screen.")
+        @Argument(help: "The message.") var text: String
+        @Option(help: ArgumentHelp("How long it stays.", valueName: "seconds")) var seconds: Double = 8
+        @Option(help: ArgumentHelp("info, warning or error (shown as a word before the text).", valueName: "level"))
+        var level: String = "info"
+        @OptionGroup var bus: Bus
+        func validate() throws {
+            if NotifyLevel(rawValue: level) == nil { throw ValidationError("--level must be info, warning or error") }
+        }
+        func run() throws { _ = try Ctl.send(.notify(text: text, seconds: seconds, level: NotifyLevel(rawValue: level)!), bus: bus.bus) }
+    }
+
+    struct SetValue: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set an item's live value (by its id).")
+        @Argument(help: ArgumentHelp("The item's id.", valueName: "id")) var id: String
+        @Argument(help: ArgumentHelp("The value, formatted as the item's value says.", valueName: "value")) var value: String
+        @OptionGroup var bus: Bus
+        func run() throws { _ = try Ctl.send(.setValue(id: id, text: value), bus: bus.bus) }
+    }
+
+    struct Toggle: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set a toggle's state as known (runs no on/off command).")
+        @Argument(help: ArgumentHelp("The toggle item's id.", valueName: "id")) var id: String
+        @Argument(help: ArgumentHelp("on or off.", valueName: "state")) var state: String
+        @OptionGroup var bus: Bus
+        func validate() throws {
+            if !["on", "off"].contains(state) { throw ValidationError("the state must be on or off, got '\(state)'") }
+        }
+        func run() throws { _ = try Ctl.send(.setToggle(id: id, on: state == "on"), bus: bus.bus) }
+    }
+
+    struct Home: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Go back to the home screen.")
+        @OptionGroup var bus: Bus
+        func run() throws { _ = try Ctl.send(.goHome, bus: bus.bus) }
+    }
+
+    struct State: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print what the kiosk shows: screen, selection, display power, values.")
+        @Flag(help: "Print it as JSON.") var json = false
+        @OptionGroup var bus: Bus
+        func run() throws {
+            guard case .state(let s) = try Ctl.send(.state, bus: bus.bus) else { return }
+            print(json ? s.value.json : s.text, terminator: json ? "\n" : "")
+        }
+    }
+}

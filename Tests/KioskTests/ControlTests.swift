@@ -1,0 +1,284 @@
+@testable import DRMOutput
+@testable import Kiosk
+@testable import KioskConfiguration
+import Raster
+import Testing
+
+/// The control seam (`KioskControl`) on the whole app, without a bus and with time moved by hand:
+/// each request reaches the owner of what it changes, bad requests get their error and change
+/// nothing, locked screens stay locked, notifications go over the keypad and end on time, and
+/// the menu's events reach subscribers.
+@Suite(.serialized) struct ControlTests {
+    static let pin = "1357"
+    static let hash = try! PinHash.make(pin: pin)
+
+    static func config(notifyWakes: Bool = false) throws -> KioskConfig {
+        let scratch = ScratchDirectory()
+        let text = """
+            home = "main"
+            idle_timeout = 30
+
+            [control]
+            notify_wakes = \(notifyWakes)
+
+            [power]
+            blank_after = 60
+
+            [screens.main]
+            style = "list"
+            title = "Workshop"
+
+            [[screens.main.sections]]
+            [[screens.main.sections.items]]
+            id = "kiln"
+            label = "Kiln temperature {value}"
+            action = "back"
+            value = { command = ["/bin/cat", "/dev/null"], every = 5, format = "%.0f", unit = "°C" }
+
+            [[screens.main.sections.items]]
+            id = "extractor"
+            label = "Dust extractor"
+            toggle = { state = ["/bin/true"], on = ["/bin/true"], off = ["/bin/true"] }
+
+            [[screens.main.sections.items]]
+            id = "open-settings"
+            label = "Settings"
+            action = "screen"
+            screen = "settings"
+
+            [[screens.main.sections.items]]
+            label = "Administration"
+            action = "screen"
+            screen = "admin"
+
+            [screens.settings]
+            style = "list"
+            title = "Settings"
+
+            [[screens.settings.sections]]
+            [[screens.settings.sections.items]]
+            label = "Back"
+            action = "back"
+
+            [screens.admin]
+            style = "list"
+            title = "Admin"
+            pin_hash = "\(hash.text)"
+
+            [[screens.admin.sections]]
+            [[screens.admin.sections.items]]
+            label = "Back"
+            action = "back"
+
+            """
+        let check = ConfigReader(path: scratch.write("kiosk.toml", text), displayName: "kiosk.toml", searchPath: "/usr/bin:/bin").check()
+        #expect(check.problems.isEmpty, "\(check.report)")
+        return try #require(check.config)
+    }
+
+    final class Harness {
+        let app: KioskApp
+        let output: HeadlessOutput
+        let power: PanelPower
+        let control: KioskControl
+        let frame: PixelBuffer
+        var now = 0.0
+        var events: [ControlEvent] = []
+
+        init(notifyWakes: Bool = false) throws {
+            let config = try ControlTests.config(notifyWakes: notifyWakes)
+            app = try KioskApp(config: config, width: 800, height: 480, now: 0)
+            output = try HeadlessOutput(panelWidth: 800, panelHeight: 480, rotation: .none)
+            power = PanelPower(settings: config.power, output: output, activity: app.activity, now: 0) { _ in nil }
+            frame = try PixelBuffer(width: 800, height: 480)
+            var clock: () -> Double = { 0 }
+            control = KioskControl(app: app, power: power, clock: { clock() })
+            clock = { [unowned self] in self.now }
+            _ = control.subscribe { [unowned self] in self.events.append($0) }
+            run(0.1)
+        }
+
+        /// Passes as the runtime makes them: the app moves on, its events are published, the
+        /// panel's power follows, a frame is drawn.
+        func run(_ seconds: Double) {
+            let canvas = Canvas(frame)
+            let end = now + seconds
+            repeat {
+                for case .event(let e) in app.advance(now: now) { control.publish(e) }
+                power.advance(now: now)
+                canvas.resetClip()
+                _ = app.draw(on: canvas, full: false)
+                app.frameTaken()
+                now += 1.0 / 60
+            } while now < end
+        }
+
+        /// Time passing without input: passes every quarter second, nothing drawn.
+        func wait(_ seconds: Double) {
+            let end = now + seconds
+            repeat {
+                now = min(end, now + 0.25)
+                for case .event(let e) in app.advance(now: now) { control.publish(e) }
+                power.advance(now: now)
+            } while now < end
+        }
+
+        @discardableResult
+        func ask(_ request: ControlRequest) -> Result<ControlReply, ControlError> {
+            let result = control.handle(request)
+            run(0.05)
+            return result
+        }
+
+        func error(_ request: ControlRequest) -> ControlError? {
+            if case .failure(let e) = ask(request) { return e }
+            return nil
+        }
+
+        var state: ControlState { control.state(now: now) }
+    }
+
+    @Test func showsAScreenAndGoesHome() throws {
+        let h = try Harness()
+        #expect(h.ask(.showScreen("settings")) == .success(.done))
+        #expect(h.app.screenNames == ["main", "settings"])
+        #expect(h.events.contains(.screenChanged("settings")))
+        #expect(h.state.screen == "settings" && h.state.selection == 0 && h.state.selectedLabel == "Back")
+        // Shown again: nothing changes; home is home alone.
+        #expect(h.ask(.showScreen("settings")) == .success(.done))
+        #expect(h.app.screenNames == ["main", "settings"])
+        #expect(h.ask(.showScreen("main")) == .success(.done))
+        #expect(h.app.screenNames == ["main"])
+        h.ask(.showScreen("settings"))
+        #expect(h.ask(.goHome) == .success(.done))
+        #expect(h.app.screenNames == ["main"])
+        #expect(h.events.last == .screenChanged("main"))
+    }
+
+    @Test func unknownScreenNamesTheKnownOnes() throws {
+        let h = try Harness()
+        let e = try #require(h.error(.showScreen("setings")))
+        #expect(e == .unknownScreen("setings", known: ["main", "settings", "admin"]))
+        #expect(e.description == "no screen named \"setings\"; the screens are: main, settings, admin")
+        #expect(h.error(.showScreen("")) == .badArgument("the screen name is empty"))
+        #expect(h.error(.showScreen(String(repeating: "x", count: 10_000)))?.name == "BadArgument")
+        #expect(h.app.screenNames == ["main"])
+    }
+
+    @Test func lockedScreensStayLocked() throws {
+        let h = try Harness()
+        #expect(h.error(.showScreen("admin")) == .locked("admin"))
+        #expect(h.app.screenNames == ["main"], "no keypad is put up from outside")
+        // Opened with its PIN on the device, it may be shown again from outside while open.
+        h.app.handle(.command(.next, count: 3), now: h.now)
+        h.run(0.5)
+        h.app.handle(.command(.select, count: 1), now: h.now)
+        h.run(0.5)
+        #expect(h.app.screenNames == ["main", "keypad: admin"])
+        #expect(h.state.selection == nil, "the keypad's selected key is never told")
+        // Another screen shown from outside leaves the keypad, its digits forgotten.
+        h.ask(.showScreen("settings"))
+        #expect(h.app.screenNames == ["main", "settings"])
+        #expect(h.app.pinLock.enteredCount == 0)
+        #expect(h.error(.showScreen("admin")) == .locked("admin"))
+    }
+
+    @Test func notifyDrawsOverTheKeypadAndEnds() throws {
+        let h = try Harness()
+        h.app.handle(.command(.next, count: 3), now: h.now)
+        h.run(0.5)
+        h.app.handle(.command(.select, count: 1), now: h.now)
+        h.run(0.5)
+        #expect(h.app.screenNames == ["main", "keypad: admin"])
+        let before = try h.frame.copy()
+        #expect(h.ask(.notify(text: "Kiln door open", seconds: 5, level: .warning)) == .success(.done))
+        #expect(h.app.bannerText == "Warning: Kiln door open")
+        #expect(h.app.screenNames == ["main", "keypad: admin"], "the notification does not leave the keypad")
+        // The banner is drawn along the bottom, over the keypad.
+        #expect(h.frame[10, 470] != before[10, 470])
+        h.wait(4.8)
+        #expect(h.app.bannerText != nil)
+        h.wait(0.3)
+        #expect(h.app.bannerText == nil)
+    }
+
+    @Test func notifyRefusesBadArguments() throws {
+        let h = try Harness()
+        #expect(h.error(.notify(text: "", seconds: 5, level: .info)) == .badArgument("the notification text is empty"))
+        #expect(h.error(.notify(text: "  ", seconds: 5, level: .info))?.name == "BadArgument")
+        #expect(h.error(.notify(text: "hi", seconds: 0, level: .info))?.name == "BadArgument")
+        #expect(h.error(.notify(text: "hi", seconds: -1, level: .info))?.name == "BadArgument")
+        #expect(h.error(.notify(text: "hi", seconds: .nan, level: .info))?.name == "BadArgument")
+        #expect(h.error(.notify(text: "hi", seconds: 3601, level: .info))?.name == "BadArgument")
+        let long = h.error(.notify(text: String(repeating: "é", count: 10_000), seconds: 5, level: .error))
+        #expect(long == .badArgument("the notification text has 10000 characters; at most 1000"))
+        #expect(h.app.bannerText == nil)
+    }
+
+    @Test func notifyWakesThePanelOnlyWhenConfigured() throws {
+        for wakes in [false, true] {
+            let h = try Harness(notifyWakes: wakes)
+            h.wait(61)
+            #expect(!h.output.panelOn && !h.state.displayOn)
+            h.ask(.notify(text: "Delivery at the door", seconds: 10, level: .info))
+            #expect(h.output.panelOn == wakes)
+            #expect(h.state.displayOn == wakes)
+            if wakes {
+                // Lit for the idle time from the notification, which is not input: the menu's idle time is not reset.
+                #expect(h.app.activity.lastInput == 0)
+                h.wait(59)
+                #expect(h.output.panelOn)
+                h.wait(2)
+                #expect(!h.output.panelOn)
+            }
+        }
+    }
+
+    @Test func setsValuesAndToggles() throws {
+        let h = try Harness()
+        #expect(h.ask(.setValue(id: "kiln", text: "1203.6")) == .success(.done))
+        h.run(0.3)
+        let kiln = try #require(h.state.values.first { $0.id == "kiln" })
+        #expect(kiln.text == "1204 °C" && kiln.health.state == .ok && !kiln.isToggle)
+        #expect(h.app.currentScreen.config.items[0].label == "Kiln temperature 1204 °C")
+        #expect(h.ask(.setToggle(id: "extractor", on: true)) == .success(.done))
+        let extractor = try #require(h.state.values.first { $0.id == "extractor" })
+        #expect(extractor.text == "● ON" && extractor.isToggle)
+        // Wrong ids and kinds; a refused text leaves the value as it was (not failed).
+        #expect(h.error(.setValue(id: "kiln", text: "hot")) == .badArgument("kiln: not a number: \"hot\""))
+        #expect(h.state.values.first { $0.id == "kiln" }?.health.state == .ok)
+        #expect(h.error(.setValue(id: "oven", text: "1")) == .unknownItem("oven"))
+        #expect(h.error(.setValue(id: "extractor", text: "1"))?.name == "BadArgument")
+        #expect(h.error(.setToggle(id: "kiln", on: true)) == .notAToggle("kiln"))
+        #expect(h.error(.setToggle(id: "oven", on: true)) == .unknownItem("oven"))
+    }
+
+    @Test func aScreenShownFromOutsideGetsItsIdleTime() throws {
+        let h = try Harness()
+        h.wait(100)
+        h.ask(.showScreen("settings"))
+        h.wait(29)
+        #expect(h.app.screenNames == ["main", "settings"], "idle_timeout counted from the last input, not the request")
+        h.wait(1.5)
+        #expect(h.app.screenNames == ["main"])
+    }
+
+    @Test func menuEventsReachSubscribers() throws {
+        let h = try Harness()
+        var second: [ControlEvent] = []
+        let token = h.control.subscribe { second.append($0) }
+        h.app.handle(.command(.next, count: 2), now: h.now)
+        h.run(1)
+        #expect(h.events.contains(.selectionChanged(index: 2, label: "Settings")))
+        h.app.handle(.command(.select, count: 1), now: h.now)
+        h.run(1)
+        #expect(h.events.contains(.itemActivated(id: "open-settings", label: "Settings")))
+        #expect(h.events.contains(.screenChanged("settings")))
+        // Every subscriber gets the same events, in order, from when it subscribed.
+        #expect(second.count >= 3 && second == Array(h.events.suffix(second.count)))
+        let heard = second.count
+        h.control.unsubscribe(token)
+        h.ask(.goHome)
+        #expect(second.count == heard && h.events.contains(.screenChanged("main")))
+    }
+}
