@@ -49,6 +49,8 @@ e2e_wait_for 10 grep -q '"screen": "settings"' /run/kiosk/status.json || e2e_log
 e2e_wait_for 10 is_retained "$P/state/screen" settings || e2e_log "the screen was not published"
 mpub -t "$P/cmd/home" -m ""
 e2e_wait_for 10 grep -q '"screen": "hall"' /run/kiosk/status.json || e2e_log "home did nothing"
+# The hall's values are read again when it is shown: let that reading end first.
+sleep 1
 mpub -t "$P/cmd/toggle/lights" -m ON
 e2e_wait_for 10 is_retained "$P/state/toggle/lights" ON || e2e_log "the toggle was not set"
 
