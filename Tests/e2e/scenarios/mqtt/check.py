@@ -73,10 +73,11 @@ def check(r):
     if m:
         r.note(f"MQTT message to flip: {m.group(1)}")
     rss = {}
-    for name in ("rss-mqtt.txt", "rss-plain.txt"):
+    for name in ("rss-mqtt-start.txt", "rss-mqtt.txt", "rss-plain.txt"):
         m = re.search(r"VmRSS:\s*(\d+) kB", r.text(name))
         r.expect(m, f"{name}: {r.text(name)!r}")
         if m:
             rss[name] = int(m.group(1))
-    if len(rss) == 2:
-        r.note(f"RSS with [mqtt] {rss['rss-mqtt.txt']} kB, without {rss['rss-plain.txt']} kB")
+    if len(rss) == 3:
+        r.note(f"RSS with [mqtt] {rss['rss-mqtt-start.txt']} kB connected and idle, {rss['rss-mqtt.txt']} kB after the commands; "
+               f"without [mqtt] {rss['rss-plain.txt']} kB")

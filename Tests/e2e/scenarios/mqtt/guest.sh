@@ -6,7 +6,7 @@
 # unknown screen or id) are answered on the error topic; 1,000 commands in a burst are dropped
 # over the rate limit while the kiosk keeps answering; the broker is killed and restarted: the
 # knob moves the selection meanwhile and the kiosk reconnects and publishes its state again.
-# Last, the kiosk's RSS with [mqtt] and without.
+# The kiosk's RSS with [mqtt] (connected, before any command, and at the end) and without.
 mkdir -p /run/mqtt /run/kiosk
 echo 21.5 > /run/mqtt/room
 echo 0 > /run/mqtt/lights
@@ -35,6 +35,7 @@ mosquitto_sub -h 127.0.0.1 -t "$P/error" -v > /results/errors.txt &
 echo $! > /results/errsub.pid
 msub -t 'homeassistant/#' -v -W 3 > discovery.txt
 msub -t "$P/#" -v -W 2 > state-first.txt
+grep VmRSS "/proc/$(e2e_pid kiosk)/status" > rss-mqtt-start.txt
 
 # A value set over MQTT is on screen as `kiosk render` draws it.
 mpub -t "$P/cmd/value/room" -m 23.5
@@ -93,7 +94,8 @@ sed '/^\[mqtt\]/,/^$/d' /scenario/mqtt.toml > /run/plain.toml
 rm -f /run/kiosk/status.json
 e2e_bg plain kiosk run --config /run/plain.toml
 e2e_wait_for 60 grep -q '"screen": "hall"' /run/kiosk/status.json || e2e_log "no status without mqtt"
-sleep 2
+# As long after the start as the connected kiosk's first figure.
+sleep 4
 grep VmRSS "/proc/$(e2e_pid plain)/status" > rss-plain.txt
 e2e_stop plain TERM 20
 e2e_stop broker2 TERM 5
