@@ -10,7 +10,7 @@ struct Ctl: ParsableCommand {
             Calls the kiosk's control API on the system bus (\(DBusNames.service)). Allowed to root \
             and to members of the group kiosk-control. A screen behind a PIN is refused ("locked"): \
             only its keypad on the device opens it. Exit status: 0 done, 1 refused by the kiosk \
-            (unknown screen or id, locked, bad argument), 2 usage, 3 not running, 4 permission denied \
+            (unknown screen or id, locked, bad argument), 64 usage, 3 not running, 4 permission denied \
             or no bus.
             """,
         subcommands: [Show.self, Notify.self, SetValue.self, Toggle.self, Home.self, State.self])

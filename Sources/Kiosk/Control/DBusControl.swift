@@ -37,6 +37,9 @@ final class DBusControl {
     }
 
     deinit {
+        // The registrations before the connection they are on.
+        object = nil
+        nameRequest = nil
         if let subscription { control.unsubscribe(subscription) }
         loop?.unwatch(descriptor)
     }
@@ -80,18 +83,18 @@ final class DBusControl {
         try loop?.modify(descriptor, events: wanted)
     }
 
+    /// The API is off for good: the connection is no longer processed. Nothing is released
+    /// here: this may run inside one of sd-bus's own callbacks (the name's answer); the slots and
+    /// the connection go with this object.
     private func down(_ why: String) {
         guard !state.isDown else { return }
         Log.error("control API (D-Bus) off: \(why); the menu goes on without it")
         state = .unavailable(why)
         loop?.unwatch(descriptor)
-        object = nil
-        nameRequest = nil
         changed?()
     }
 
     private func named(_ result: Result<UInt32, BusError>) {
-        nameRequest = nil
         switch result {
         case .success(1), .success(4):
             Log.info("control API on the system bus as \(DBusNames.service)")

@@ -70,7 +70,7 @@ public final class Runtime {
     let power: PanelPower
     /// The door for software on the device (`KioskControl`); transports (D-Bus) use it.
     public let control: KioskControl
-    /// The control API on the system bus; nil when off or unavailable (`controlAPI` says why).
+    /// The control API on the system bus; nil when off or it could not connect (`controlAPI` says why).
     private var dbus: DBusControl?
     /// How the D-Bus API stands when there is no `dbus` to ask.
     private var controlAPIFallback = ControlAPIState.off
@@ -439,13 +439,8 @@ public final class Runtime {
         }
         do {
             let api = try DBusControl(control: control, address: address)
-            api.changed = { [unowned self] in
-                if self.dbus?.state.isDown == true {
-                    self.controlAPIFallback = self.dbus!.state
-                    self.dbus = nil
-                }
-                self.frames.requestPass()
-            }
+            // The status says the new state at the end of the pass this asks for.
+            api.changed = { [unowned self] in self.frames.requestPass() }
             try api.attach(to: loop)
             dbus = api
         } catch {

@@ -24,6 +24,8 @@ def check(r):
     r.expect(r.text("which-kiosk.txt").strip() == "/usr/bin/kiosk", f"kiosk on PATH: {r.text('which-kiosk.txt')}")
     r.expect("kiosk.1.gz" in r.text("man-w.txt") and "kiosk.toml.5.gz" in r.text("man-w.txt"),
              f"the man pages are not installed: {r.text('man-w.txt')}")
+    r.expect("no group" not in r.text("control-api-files.txt") and "cannot access" not in r.text("control-api-files.txt"),
+             f"the control API's group or bus policy is missing: {r.text('control-api-files.txt')}")
     r.expect("cannot access" not in r.text("backlight-files.txt"),
              f"the backlight's udev rule, tool or man page is not installed: {r.text('backlight-files.txt')}")
     r.expect(not r.text("backlight-devices.txt").strip(), f"the VM has a backlight: {r.text('backlight-devices.txt')}")
@@ -32,6 +34,8 @@ def check(r):
 
     r.require(r.exists("status-boot.json"), "no status file at boot")
     boot = json.loads(r.text("status-boot.json"))
+    r.expect(boot.get("control_api") == "ready",
+             f"the control API at boot: {boot.get('control_api')} ({boot.get('control_api_problem')})")
     pid = int(r.text("pid-boot.txt"))
     r.expect(boot["pid"] == pid and boot["screen"] == "main" and boot["config_valid"], f"status at boot: {boot}")
     r.expect_rc("render-boot", 0)

@@ -20,6 +20,8 @@ dpkg-query -W -f '${Status} ${Version}\n' kiosk > installed.txt 2>&1
 systemctl is-enabled kiosk.service > enabled.txt 2>&1
 systemctl is-active kiosk.service > active-after-install.txt 2>&1
 id kiosk > user.txt 2>&1
+# The control API: the group that may call it, and the bus policy.
+{ getent group kiosk-control || echo "no group kiosk-control"; ls /usr/share/dbus-1/system.d/org.kiosk.Kiosk1.conf; } > control-api-files.txt 2>&1
 command -v kiosk > which-kiosk.txt 2>&1
 ls /usr/share/man/man1/kiosk.1.gz /usr/share/man/man5/kiosk.toml.5.gz > man-w.txt 2>&1  # no man-db in the image
 # Backlight: the udev rule and the tool are installed; vkms has no backlight, so the postinst

@@ -1,0 +1,256 @@
+import Foundation
+@testable import DRMOutput
+import Glibc
+@testable import Kiosk
+import KioskConfiguration
+@testable import KioskSystem
+import Testing
+
+/// The control API over a real D-Bus daemon (a private one, so the test needs no system bus):
+/// the runtime takes the name, `busctl` (an independent client) and `ControlClient` (`kiosk ctl`)
+/// call it, wrong types and unknown names get clear errors, a flood of calls is answered while
+/// frames go on, and a name already taken leaves the kiosk running without the API.
+@Suite(.serialized) struct DBusControlTests {
+    /// A dbus-daemon with the session policy (everything allowed to its user) on a socket of its own.
+    final class Daemon {
+        let scratch = ScratchDirectory()
+        let pid: pid_t
+        let address: String
+
+        init() throws {
+            address = "unix:path=\(scratch.path)/bus"
+            // Started and ended by hand: a runtime's signalfd takes SIGCHLD, which Foundation's
+            // Process would wait for.
+            pid = try ProcessLauncher.start(Command(argv: ["/usr/bin/dbus-daemon", "--session", "--nofork", "--nopidfile",
+                                                           "--address=\(address)"]))
+            let deadline = MonotonicClock.now() + 10
+            while access("\(scratch.path)/bus", F_OK) != 0, MonotonicClock.now() < deadline { usleep(10_000) }
+        }
+
+        deinit {
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+    }
+
+    static let toml = """
+        home = "main"
+
+        [screens.main]
+        style = "list"
+        title = "Boiler room"
+
+        [[screens.main.sections]]
+        [[screens.main.sections.items]]
+        id = "pressure"
+        label = "Pressure {value}"
+        action = "back"
+        value = { command = ["/bin/cat", "/dev/null"], every = 30, format = "%.1f", unit = "bar" }
+
+        [[screens.main.sections.items]]
+        label = "Pumps"
+        action = "screen"
+        screen = "pumps"
+
+        [screens.pumps]
+        style = "list"
+        title = "Pumps"
+
+        [[screens.pumps.sections]]
+        [[screens.pumps.sections.items]]
+        label = "Back"
+        action = "back"
+
+        """
+
+    final class Running {
+        let scratch = ScratchDirectory()
+        let app: KioskApp
+        let runtime: Runtime
+        let output: HeadlessOutput
+
+        init(bus: String) throws {
+            let check = ConfigReader(path: scratch.write("kiosk.toml", DBusControlTests.toml), displayName: "kiosk.toml",
+                                     searchPath: "/usr/bin:/bin").check()
+            let config = try #require(check.config)
+            app = try KioskApp(config: config, width: 320, height: 240, now: MonotonicClock.now())
+            output = try HeadlessOutput(panelWidth: 320, panelHeight: 240, rotation: .none)
+            runtime = try Runtime(app: app, output: output, signals: try SignalSource(Runtime.handledSignals), config: nil,
+                                  options: Runtime.Options(statusFile: scratch.path + "/status.json", controlBus: .address(bus)),
+                                  startup: StartupTimeline())
+            try runtime.start()
+        }
+
+        func turn(until done: () -> Bool) throws {
+            let deadline = MonotonicClock.now() + 20
+            while !done(), MonotonicClock.now() < deadline { try runtime.runOnce(timeout: 0.02) }
+        }
+
+        /// Runs `busctl` against the bus while the loop turns; its exit status and what it printed
+        /// (stdout and stderr). Started and reaped as the kiosk starts programs: the runtime's
+        /// signalfd takes SIGCHLD, so Foundation's Process would never see it end.
+        func busctl(_ bus: String, _ args: [String]) throws -> (status: Int32, out: String) {
+            var fds: [Int32] = [0, 0]
+            #expect(pipe(&fds) == 0)
+            defer { close(fds[0]) }
+            let command = Command(argv: ["/bin/sh", "-c", "exec /usr/bin/busctl \"$@\" 2>&1", "busctl", "--address=\(bus)"] + args)
+            let pid = try ProcessLauncher.start(command, output: fds[1])
+            close(fds[1])
+            var code: Int32?
+            try turn {
+                if let ended = ProcessLauncher.reap([pid]).first { code = ended.code ?? -1 }
+                return code != nil
+            }
+            var out: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
+                if n <= 0 { break }
+                out += buffer.prefix(n)
+            }
+            return (code ?? -1, String(decoding: out, as: UTF8.self))
+        }
+    }
+
+    static let call = ["call", DBusNames.service, DBusNames.path, DBusNames.interface]
+
+    @Test func busctlDrivesTheKiosk() throws {
+        let daemon = try Daemon()
+        let k = try Running(bus: daemon.address)
+        try k.turn { k.runtime.controlAPI == .ready }
+        #expect(k.runtime.controlAPI == .ready)
+
+        var r = try k.busctl(daemon.address, Self.call + ["ShowScreen", "s", "pumps"])
+        #expect(r.status == 0, "\(r.out)")
+        try k.turn { k.app.screenNames == ["main", "pumps"] }
+        #expect(k.app.screenNames == ["main", "pumps"])
+
+        r = try k.busctl(daemon.address, Self.call + ["Notify", "sds", "Boiler serviced at 14:00", "6", "warning"])
+        #expect(r.status == 0, "\(r.out)")
+        #expect(k.app.bannerText == "Warning: Boiler serviced at 14:00")
+
+        r = try k.busctl(daemon.address, Self.call + ["SetValue", "ss", "pressure", "1.234"])
+        #expect(r.status == 0, "\(r.out)")
+        r = try k.busctl(daemon.address, Self.call + ["GetState"])
+        #expect(r.out.hasPrefix("sisbua(sssb) \"pumps\" 0 \"Back\" true 1 1 \"pressure\" \"1.2 bar\" \"ok\" false"), "\(r.out)")
+
+        // Errors the caller can read.
+        r = try k.busctl(daemon.address, Self.call + ["ShowScreen", "s", "boiler"])
+        #expect(r.status != 0 && r.out.contains("no screen named \"boiler\"; the screens are: main, pumps"), "\(r.out)")
+        r = try k.busctl(daemon.address, Self.call + ["ShowScreen", "i", "3"])
+        #expect(r.status != 0 && r.out.contains("ShowScreen takes (name), signature \"s\"; got \"i\""), "\(r.out)")
+        r = try k.busctl(daemon.address, Self.call + ["Notify", "sds", "x", "5", "loud"])
+        #expect(r.status != 0 && r.out.contains("level must be info, warning or error"), "\(r.out)")
+        r = try k.busctl(daemon.address, Self.call + ["SetToggle", "sb", "pressure", "true"])
+        #expect(r.status != 0 && r.out.contains("\"pressure\" is a value, not a toggle"), "\(r.out)")
+        r = try k.busctl(daemon.address, Self.call + ["Reboot"])
+        #expect(r.status != 0 && r.out.contains("Unknown method"), "\(r.out)")
+        r = try k.busctl(daemon.address, ["introspect", DBusNames.service, DBusNames.path])
+        #expect(r.status == 0 && r.out.contains(".ShowScreen") && r.out.contains(".ScreenChanged"), "\(r.out)")
+
+        r = try k.busctl(daemon.address, Self.call + ["GoHome"])
+        #expect(r.status == 0, "\(r.out)")
+        try k.turn { k.app.screenNames == ["main"] }
+        // The status file says the API is up.
+        let status = StatusReport(path: k.scratch.path + "/status.json")
+        #expect(status.status?.controlAPI == "ready")
+    }
+
+    /// `kiosk ctl`'s client, on a thread of its own (its call waits; the kiosk's loop must turn).
+    @Test func controlClientCallsAndReadsTheState() throws {
+        let daemon = try Daemon()
+        let k = try Running(bus: daemon.address)
+        try k.turn { k.runtime.controlAPI == .ready }
+        final class Outcome: @unchecked Sendable {
+            var results: [Result<ControlReply, ControlClientError>] = []
+            var done = false
+        }
+        let outcome = Outcome()
+        let address = daemon.address
+        let thread = Thread {
+            for request: ControlRequest in [.showScreen("pumps"), .setValue(id: "pressure", text: "2"), .state, .showScreen("nope")] {
+                do throws(ControlClientError) {
+                    outcome.results.append(.success(try ControlClient(address: address).send(request)))
+                } catch {
+                    outcome.results.append(.failure(error))
+                }
+            }
+            outcome.done = true
+        }
+        thread.start()
+        try k.turn { outcome.done }
+        try #require(outcome.results.count == 4)
+        #expect(outcome.results[0] == .success(.done))
+        guard case .success(.state(let s)) = outcome.results[2] else {
+            Issue.record("no state: \(outcome.results[2])")
+            return
+        }
+        #expect(s.screen == "pumps" && s.displayOn && s.generation == 1)
+        #expect(s.values.map(\.text) == ["2.0 bar"])
+        #expect(outcome.results[3] == .failure(.refused("UnknownScreen", "no screen named \"nope\"; the screens are: main, pumps")))
+    }
+
+    @Test func aFloodOfCallsIsAnsweredWhileFramesGoOn() throws {
+        let daemon = try Daemon()
+        let k = try Running(bus: daemon.address)
+        try k.turn { k.runtime.controlAPI == .ready }
+        final class Outcome: @unchecked Sendable {
+            var answered = 0, refused = 0
+            var done = false
+        }
+        let outcome = Outcome()
+        let address = daemon.address
+        let thread = Thread {
+            guard let client = try? ControlClient(address: address) else { outcome.done = true; return }
+            for i in 0..<1000 {
+                let request: ControlRequest = i % 2 == 0 ? .setValue(id: "pressure", text: "\(i)") : .showScreen("missing\(i)")
+                switch Result(catching: { () throws(ControlClientError) in try client.send(request) }) {
+                case .success: outcome.answered += 1
+                case .failure: outcome.refused += 1
+                }
+            }
+            outcome.done = true
+        }
+        let framesBefore = k.output.presentedFrames
+        let started = MonotonicClock.now()
+        thread.start()
+        try k.turn { outcome.done }
+        let seconds = MonotonicClock.now() - started
+        #expect(outcome.answered == 500 && outcome.refused == 500)
+        #expect(k.output.presentedFrames > framesBefore, "no frame while the calls came")
+        print("1000 D-Bus calls answered in \(String(format: "%.2f", seconds)) s")
+    }
+
+    @Test func aNameAlreadyTakenLeavesTheKioskRunningWithoutTheAPI() throws {
+        let daemon = try Daemon()
+        let first = try Running(bus: daemon.address)
+        try first.turn { first.runtime.controlAPI == .ready }
+        let second = try Running(bus: daemon.address)
+        try second.turn { second.runtime.controlAPI != .starting }
+        guard case .unavailable(let why) = second.runtime.controlAPI else {
+            Issue.record("the second kiosk's API: \(second.runtime.controlAPI)")
+            return
+        }
+        #expect(why.contains("org.kiosk.Kiosk1 is taken by another process"))
+        try second.turn { second.output.presentedFrames > 0 }
+        #expect(second.output.presentedFrames > 0)
+        // The status file follows at the end of the next pass.
+        let path = second.scratch.path + "/status.json"
+        try second.turn { StatusReport(path: path).status?.controlAPI == "unavailable" }
+        let status = StatusReport(path: path)
+        #expect(status.status?.controlAPI == "unavailable" && status.text.contains("is taken by another process"))
+    }
+
+    @Test func noBusLeavesTheKioskRunningWithoutTheAPI() throws {
+        let scratch = ScratchDirectory()
+        let k = try Running(bus: "unix:path=\(scratch.path)/no-bus-here")
+        guard case .unavailable(let why) = k.runtime.controlAPI else {
+            Issue.record("the API: \(k.runtime.controlAPI)")
+            return
+        }
+        #expect(why.contains("cannot connect to the bus at unix:path="))
+        try k.turn { k.output.presentedFrames > 0 }
+        #expect(k.output.presentedFrames > 0)
+    }
+}

@@ -1,0 +1,51 @@
+"""The control API on the installed service: root and kiosk-control drive it over the system bus,
+anyone else is refused by the bus policy, a locked screen stays locked, a set value is on screen
+exactly as `kiosk render --value` draws it, and `kiosk ctl` works."""
+import json
+
+from e2e import kiosk
+
+
+def status(r, name):
+    try:
+        return json.loads(r.text(name))
+    except json.JSONDecodeError as e:
+        r.fail(f"{name} is not JSON ({e}):\n{r.text(name)}")
+        return {}
+
+
+def check(r):
+    def said(name):
+        return r.text(f"{name}.txt")
+
+    boot = status(r, "status-boot.json")
+    r.expect(boot.get("control_api") == "ready", f"control API at boot: {boot.get('control_api')} ({boot.get('control_api_problem')})")
+    for name in ("root-show", "gardener-home", "gardener-set", "gardener-notify"):
+        r.expect(said(name).rstrip().endswith("exit 0"), f"{name}: {said(name)}")
+    for name in ("passerby-show", "passerby-notify"):
+        r.expect("Access denied" in said(name) and not said(name).rstrip().endswith("exit 0"), f"{name} was not refused: {said(name)}")
+    r.expect("locked behind a PIN" in said("root-locked") and not said("root-locked").rstrip().endswith("exit 0"),
+             f"the locked screen: {said('root-locked')}")
+    r.expect("ShowScreen takes (name)" in said("root-bad-type"), f"wrong type: {said('root-bad-type')}")
+    notified = status(r, "status-notified.json")
+    r.expect(notified.get("banner") == "Warning: Watering starts in 5 minutes", f"banner: {notified.get('banner')}")
+    r.expect(notified.get("locked_screens") == ["service"], f"locked screens: {notified.get('locked_screens')}")
+    s = status(r, "status-set.json")
+    r.expect(s.get("screen") == "main" and s.get("banner") is None, f"after the notification: {s.get('screen')}, {s.get('banner')}")
+    r.expect_rc("render-set", 0)
+    kiosk.expect_same_image(r, "set.png", "render-set.png")
+    r.expect(r.text("ctl-show.txt").strip() == "exit 0", f"kiosk ctl show: {r.text('ctl-show.txt')}")
+    r.expect(r.text("ctl-state.err").strip() == "exit 0", f"kiosk ctl state: {r.text('ctl-state.err')}")
+    state = json.loads(r.text("ctl-state.json"))
+    r.expect(state.get("screen") == "schedule" and state.get("display_on") is True, f"kiosk ctl state: {state}")
+    soil = [v for v in state.get("values", []) if v.get("id") == "soil"]
+    r.expect(soil and soil[0].get("text") == "63 %", f"soil: {soil}")
+    r.expect("permission denied" in r.text("ctl-passerby.txt") and r.text("ctl-passerby.txt").rstrip().endswith("exit 4"),
+             f"kiosk ctl as another user: {r.text('ctl-passerby.txt')}")
+    r.expect("locked behind a PIN" in r.text("ctl-locked.txt") and r.text("ctl-locked.txt").rstrip().endswith("exit 1"),
+             f"kiosk ctl show of the locked screen: {r.text('ctl-locked.txt')}")
+    ms = [int(x) for x in r.lines("latency-ms.txt")]
+    r.expect(len(ms) == 10, f"latencies: {ms}")
+    if ms:
+        ms.sort()
+        r.note(f"D-Bus ShowScreen -> status shows the screen: median {ms[len(ms) // 2]} ms, max {ms[-1]} ms (busctl start-up included)")

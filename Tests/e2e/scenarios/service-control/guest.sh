@@ -1,0 +1,61 @@
+# e2e-mode: systemd
+# e2e-timeout: 300
+# e2e-needs: kiosk
+# The control API on the installed service: busctl from root and from a member of kiosk-control
+# shows a screen, notifies and sets a value (the screenshot equal to `kiosk render --value`);
+# another user is refused by the bus policy; a screen behind a PIN stays locked; `kiosk ctl` works.
+. /scenario/service.sh
+B="org.kiosk.Kiosk1 /org/kiosk/Kiosk1 org.kiosk.Kiosk1"
+# call NAME USER METHOD ARGS...: busctl as USER, its output and exit status in NAME.txt.
+call() {
+    _n=$1 _u=$2; shift 2
+    if [ "$_u" = root ]; then busctl call $B "$@" > "$_n.txt" 2>&1; else setpriv --reuid="$_u" --regid="$_u" --init-groups busctl call $B "$@" > "$_n.txt" 2>&1; fi
+    echo "exit $?" >> "$_n.txt"
+}
+as() { _u=$1; shift; setpriv --reuid="$_u" --regid="$_u" --init-groups "$@"; }
+
+mkdir -p /etc/kiosk
+cp /scenario/control.toml /etc/kiosk/kiosk.toml
+service_install
+systemd-sysusers > sysusers.txt 2>&1
+# The bus reads the new policy file (it also notices by itself; this makes it certain).
+systemctl reload dbus.service > dbus-reload.txt 2>&1
+useradd --system --no-create-home --groups kiosk-control gardener
+useradd --system --no-create-home passerby
+id gardener passerby > users.txt 2>&1
+service_boot || e2e_log "kiosk.service did not become active"
+e2e_wait_for 30 grep -q '"control_api": "ready"' /run/kiosk/status.json || e2e_log "the control API is not ready"
+status > status-boot.json
+
+call root-show root ShowScreen s schedule
+e2e_wait_for 10 grep -q '"screen": "schedule"' /run/kiosk/status.json || e2e_log "ShowScreen from root did nothing"
+call gardener-home gardener GoHome
+e2e_wait_for 10 grep -q '"screen": "main"' /run/kiosk/status.json || e2e_log "GoHome from the group did nothing"
+call passerby-show passerby ShowScreen s schedule
+call passerby-notify passerby Notify sds "not allowed" 5 info
+call root-locked root ShowScreen s service
+call gardener-set gardener SetValue ss soil 63.4
+call root-bad-type root ShowScreen i 7
+call gardener-notify gardener Notify sds "Watering starts in 5 minutes" 2 warning
+sleep 0.5
+status > status-notified.json
+# The notification gone (2 s), the value on screen: the same picture as a render with it.
+sleep 2.5
+status > status-set.json
+shot set
+e2e_run render-set kiosk render /etc/kiosk/kiosk.toml --size 1024x768 --value soil=63.4 --out /results/render-set.png
+
+# kiosk ctl, from the group.
+as gardener kiosk ctl show schedule > ctl-show.txt 2>&1; echo "exit $?" >> ctl-show.txt
+as gardener kiosk ctl state --json > ctl-state.json 2> ctl-state.err; echo "exit $?" >> ctl-state.err
+as passerby kiosk ctl home > ctl-passerby.txt 2>&1; echo "exit $?" >> ctl-passerby.txt
+as gardener kiosk ctl show service > ctl-locked.txt 2>&1; echo "exit $?" >> ctl-locked.txt
+
+# D-Bus call to the screen shown: ShowScreen, then the status file's screen (written at the end of
+# the pass that drew its first frame), 10 times.
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    busctl call $B GoHome > /dev/null; e2e_wait_for 10 grep -q '"screen": "main"' /run/kiosk/status.json
+    t0=$(now_ms); busctl call $B ShowScreen s schedule > /dev/null
+    e2e_wait_for 10 grep -q '"screen": "schedule"' /run/kiosk/status.json; echo $(( $(now_ms) - t0 )) >> latency-ms.txt
+done
+JOURNAL_NAME=journal-kiosk service_journal -u kiosk.service
