@@ -34,7 +34,7 @@ public struct MQTTTopics: Equatable, Sendable {
     public static func machineNames() -> (machineID: String?, hostname: String?) {
         let id = try? ConfigFileReader.read(path: "/etc/machine-id", maximumSize: 4096).split(separator: "\n").first.map(String.init)
         var buffer = [CChar](repeating: 0, count: 256)
-        let host = gethostname(&buffer, buffer.count) == 0 ? String(cString: buffer) : nil
+        let host = gethostname(&buffer, buffer.count) == 0 ? buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } : nil
         return (id, host)
     }
 
