@@ -83,6 +83,8 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // Non-temporal stores (a compiler builtin Swift cannot spell) for writing scanout memory.
         .systemLibrary(name: "CStreamingStores"),
+        // libmosquitto: the MQTT client of `[mqtt]` (Home Assistant discovery, commands, state). Debian: libmosquitto-dev.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // libxcrypt (crypt_rn, crypt_gensalt_rn) for PIN hashes in /etc/shadow's format. Debian: libcrypt-dev.
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
         // sd-bus (libsystemd) for the control API on the system bus and `kiosk ctl`. Debian: libsystemd-dev.
@@ -121,7 +123,7 @@ let package = Package(
         // The program: the app, the runtime that drives it, the PIN lock. Tested without a device.
         .target(
             name: "Kiosk",
-            dependencies: ["KioskSystem", "KioskConfiguration", "DRMOutput", "InputSources", "MenuScreens", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "CLinux", "Speech", "SystemBus"]
+            dependencies: ["KioskSystem", "KioskConfiguration", "DRMOutput", "InputSources", "MenuScreens", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "CLinux", "Speech", "CMosquitto", "SystemBus"]
         ),
         // A TOML 1.0 parser whose values carry their source positions: pure Swift, no Foundation, no C.
         .target(name: "TOML"),

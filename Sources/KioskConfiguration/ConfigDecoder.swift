@@ -29,6 +29,7 @@ struct ConfigDecoder {
         let power = top.table("power").map(decodePower) ?? PowerConfig()
         let lock = top.table("lock").map(decodeLock) ?? LockConfig()
         let speech = top.table("speech").map(decodeSpeech) ?? SpeechConfig()
+        let mqtt = top.table("mqtt").flatMap(decodeMQTT)
         let control = top.table("control").map(decodeControl) ?? ControlConfig()
         let home = top.string("home")
         var screens: [ScreenConfig] = []
@@ -60,7 +61,7 @@ struct ConfigDecoder {
         return KioskConfig(display: display, background: background, theme: theme, input: input,
                            home: home ?? screens.first?.name ?? "", screens: screens, idleTimeout: idle,
                            statusFile: status, metricsFile: metrics.map { resolve($0) }, screenshotFile: screenshot,
-                           power: power, lock: lock, transition: transition, speech: speech, control: control)
+                           power: power, lock: lock, transition: transition, speech: speech, control: control, mqtt: mqtt)
     }
 
     func resolve(_ path: String) -> String { ConfigValues.resolve(path, against: baseDirectory) }
@@ -106,6 +107,31 @@ struct ConfigDecoder {
         }
         t.finish()
         return p
+    }
+
+    /// `[mqtt]`; nil (with a problem) without a usable `broker`.
+    func decodeMQTT(_ t: ConfigTableReader) -> MQTTConfig? {
+        var broker: MQTTBroker?
+        if let text = t.string("broker") {
+            switch MQTTBroker.parse(text) {
+            case .success(let b): broker = b
+            case .failure(let e): t.fail("broker", "\(TOMLSyntax.quoted(text)): \(e) — write e.g. broker = \"mqtt://homeassistant.local:1883\"")
+            }
+        } else if !t.has("broker") {
+            t.fail("broker", "missing: [mqtt] needs broker = \"mqtt://HOST:1883\" (or mqtts://HOST for TLS)")
+        }
+        var m = MQTTConfig(broker: broker ?? MQTTBroker(host: ""))
+        m.clientID = t.string("client_id")
+        m.topicPrefix = t.string("topic_prefix")
+        m.credentialsFile = t.string("credentials_file").map { resolve($0) }
+        m.caFile = t.string("ca_file").map { resolve($0) }
+        m.certFile = t.string("cert_file").map { resolve($0) }
+        m.keyFile = t.string("key_file").map { resolve($0) }
+        if let k = t.int("keepalive") { m.keepalive = k }
+        if let d = t.bool("discovery") { m.discovery = d }
+        if let p = t.string("discovery_prefix") { m.discoveryPrefix = p }
+        t.finish()
+        return broker == nil ? nil : m
     }
 
     func decodeControl(_ t: ConfigTableReader) -> ControlConfig {
@@ -333,12 +359,13 @@ struct ConfigDecoder {
         let id = t.string("id")
         let value = t.table("value").flatMap(decodeValue)
         let toggle = t.table("toggle").flatMap(decodeToggle)
+        let publish = t.bool("publish") ?? false
         if t.has("toggle") {
             // A switch is what activating it does: no other action goes with it.
             if t.has("action") { _ = t.value("action"); t.fail("action", "a toggle item switches when activated; leave out action") }
             if t.has("value") { t.fail("value", "a toggle shows its state; an item has a value or a toggle, not both") }
             t.finish()
-            return MenuItem(label: label ?? "", icon: icon, action: .toggle, description: description, id: id, toggle: toggle)
+            return MenuItem(label: label ?? "", icon: icon, action: .toggle, description: description, id: id, toggle: toggle, publish: publish)
         }
         let kinds = ActionKind.configurable.map(\.rawValue)
         let kind = t.choice("action", kinds).flatMap(ActionKind.init(rawValue:))
@@ -366,7 +393,7 @@ struct ConfigDecoder {
             }
         }
         t.finish()
-        return MenuItem(label: label ?? "", icon: icon, action: action, description: description, id: id, value: value)
+        return MenuItem(label: label ?? "", icon: icon, action: action, description: description, id: id, value: value, publish: publish)
     }
 
     // MARK: Live values and toggles

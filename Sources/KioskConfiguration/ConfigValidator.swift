@@ -48,6 +48,8 @@ private struct ValidationRun {
     var problems: [ConfigProblem] = []
     /// The theme's font once it loaded, to check the config's text against.
     private var font: Font?
+    /// Whether `[mqtt]` is there for items' `publish` to mean anything.
+    private var hasMQTT = false
 
     init(file: String, searchPath: String, assets: ConfigAssets) {
         self.file = file
@@ -98,6 +100,7 @@ private struct ValidationRun {
     static let week = 604_800.0
 
     mutating func check(_ config: KioskConfig) {
+        hasMQTT = config.mqtt != nil
         seconds(config.idleTimeout, "idle_timeout")
         // Works, but node_exporter's textfile collector would never read it.
         if let metrics = config.metricsFile, !metrics.hasSuffix(".prom") {
@@ -112,6 +115,7 @@ private struct ValidationRun {
         checkInput(config.input)
         checkScreens(config)
         checkItemIDs(config)
+        checkMQTT(config)
         checkContrast(config)
         if let font { checkText(config, font: font) }
     }
@@ -316,6 +320,11 @@ private struct ValidationRun {
         if (item.value != nil || item.toggle != nil), item.id == nil {
             fail(path.appending(item.value != nil ? "value" : "toggle"), "needs an id (id = \"nozzle\"): the status file names live values by it")
         }
+        if item.publish, item.id == nil {
+            fail(path.appending("publish"), "needs an id (id = \"lights\"): the Home Assistant button and its topic are named by it")
+        } else if item.publish, !hasMQTT {
+            warn(path.appending("publish"), "does nothing without an [mqtt] table")
+        }
         if item.value == nil, item.label.contains(LiveLabel.placeholder) {
             warn(path.appending("label"), "\(LiveLabel.placeholder) is shown as written: this item has no value = { ... }")
         }
@@ -349,6 +358,46 @@ private struct ValidationRun {
                 }
             }
         }
+    }
+
+    // MARK: MQTT
+
+    mutating func checkMQTT(_ config: KioskConfig) {
+        guard let mqtt = config.mqtt else { return }
+        range(mqtt.keepalive, 5...65535, "mqtt.keepalive")
+        if let id = mqtt.clientID {
+            if id.isEmpty || id.utf8.count > 65535 {
+                fail("mqtt.client_id", "must be 1 to 65535 bytes; leave the key out for kiosk-MACHINE_ID")
+            } else if id.utf8.count > 23 {
+                warn("mqtt.client_id", "\(id.utf8.count) bytes: brokers must accept only 23 (mosquitto takes more)")
+            }
+        }
+        if let prefix = mqtt.topicPrefix, let problem = MQTTTopic.prefixProblem(prefix) { fail("mqtt.topic_prefix", problem) }
+        if let problem = MQTTTopic.prefixProblem(mqtt.discoveryPrefix) { fail("mqtt.discovery_prefix", problem) }
+        for (key, file) in [("ca_file", mqtt.caFile), ("cert_file", mqtt.certFile), ("key_file", mqtt.keyFile)] {
+            if let file, let problem = FileCheck.readableProblem(file) { fail(ConfigKeyPath([.key("mqtt"), .key(key)]), problem) }
+        }
+        if (mqtt.certFile == nil) != (mqtt.keyFile == nil) {
+            fail(mqtt.certFile == nil ? "mqtt.key_file" : "mqtt.cert_file", "cert_file and key_file go together: name both or neither")
+        }
+        if let file = mqtt.credentialsFile { checkCredentials(file) }
+    }
+
+    /// The file must parse and be readable by its owner alone: a password in a world-readable
+    /// file is an error, in a group-readable one a warning (the group may be the service's own).
+    mutating func checkCredentials(_ file: String) {
+        let key: ConfigKeyPath = "mqtt.credentials_file"
+        if let problem = FileCheck.readableProblem(file) { fail(key, problem); return }
+        var info = stat()
+        if stat(file, &info) == 0 {
+            let mode = String(info.st_mode & 0o777, radix: 8)
+            if info.st_mode & S_IROTH != 0 {
+                fail(key, "\"\(file)\" is readable by every user (mode \(mode)): chmod 600 it, owned by the kiosk's user")
+            } else if info.st_mode & S_IRGRP != 0 {
+                warn(key, "\"\(file)\" is readable by its group (mode \(mode)): chmod 600 it unless that group is the kiosk's alone")
+            }
+        }
+        if case .failure(let e) = MQTTCredentials.read(path: file) { fail(key, "\"\(file)\" \(e)") }
     }
 
     mutating func warnUnreachable(_ config: KioskConfig) {

@@ -32,6 +32,8 @@ public struct KioskConfig: Sendable, Equatable {
     public var lock: LockConfig
     /// `[speech]`: the focused item and opened screens spoken aloud.
     public var speech: SpeechConfig
+    /// `[mqtt]`: a broker for Home Assistant and fleets; nil: none.
+    public var mqtt: MQTTConfig?
     /// `[control]`: the control API (D-Bus) and what its notifications may do.
     public var control: ControlConfig
 
@@ -41,7 +43,7 @@ public struct KioskConfig: Sendable, Equatable {
                 statusFile: String = KioskConfig.defaultStatusFile, metricsFile: String? = nil,
                 screenshotFile: String = KioskConfig.defaultScreenshotFile, power: PowerConfig = PowerConfig(),
                 lock: LockConfig = LockConfig(), transition: TransitionStyle = .slide, speech: SpeechConfig = SpeechConfig(),
-                control: ControlConfig = ControlConfig()) {
+                control: ControlConfig = ControlConfig(), mqtt: MQTTConfig? = nil) {
         self.display = display
         self.background = background
         self.theme = theme
@@ -56,6 +58,7 @@ public struct KioskConfig: Sendable, Equatable {
         self.power = power
         self.lock = lock
         self.speech = speech
+        self.mqtt = mqtt
         self.control = control
     }
 
@@ -533,9 +536,11 @@ public struct MenuItem: Sendable, Equatable {
     public var value: ValueSource?
     /// Set with `action = .toggle`: the item is a switch.
     public var toggle: ToggleConfig?
+    /// `publish = true`: a button in Home Assistant (`[mqtt]`) activates the item; needs an `id`.
+    public var publish: Bool
 
     public init(label: String, icon: String? = nil, action: ItemAction, description: String? = nil, id: String? = nil,
-                value: ValueSource? = nil, toggle: ToggleConfig? = nil) {
+                value: ValueSource? = nil, toggle: ToggleConfig? = nil, publish: Bool = false) {
         self.label = label
         self.icon = icon
         self.action = action
@@ -543,6 +548,7 @@ public struct MenuItem: Sendable, Equatable {
         self.id = id
         self.value = value
         self.toggle = toggle
+        self.publish = publish
     }
 
     /// The longest `description` the side panel lays out: a sentence or two, not a manual.

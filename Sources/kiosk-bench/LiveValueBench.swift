@@ -12,9 +12,12 @@ import Glibc
 /// children (the value commands), for values from a command (`/bin/date +%s.%N`: a new value at
 /// every reading, so the screen is built again every second), from a file (rewritten four times a
 /// second), and for the same screen without values. Prints CPU as a percentage of one core.
+/// With BROKER (`HOST:PORT`, `kiosk-bench --live-values 20 20 127.0.0.1:1883`), the command case
+/// again with `[mqtt]`: every new value is published (the link thread's CPU is the process's).
 func runLiveValueBenchmark(_ arguments: [String]) {
     let seconds = arguments.first.flatMap(Double.init) ?? 20
     let count = arguments.dropFirst().first.flatMap(Int.init) ?? 20
+    let broker = arguments.dropFirst(2).first
     #if DEBUG
     print("warning: this is a debug build; run `swift run -c release kiosk-bench` for real figures")
     #endif
@@ -26,17 +29,19 @@ func runLiveValueBenchmark(_ arguments: [String]) {
     }
     do {
         try writeFile(dir + "/value", "21.5\n")
-        for kind in ["none", "file", "command"] {
+        for kind in ["none", "file", "command"] + (broker == nil ? [] : ["command+mqtt"]) {
             var items = ""
             for i in 0..<count {
                 items += "[[screens.main.sections.items]]\nid = \"v\(i)\"\nlabel = \"Value \(i) {value}\"\naction = \"back\"\n"
                 switch kind {
                 case "file": items += "value = { file = \"\(dir)/value\", every = 1, format = \"%.1f\" }\n"
-                case "command": items += "value = { command = [\"/bin/date\", \"+%s.%N\"], every = 1, format = \"%.2f\" }\n"
+                case "command", "command+mqtt": items += "value = { command = [\"/bin/date\", \"+%s.%N\"], every = 1, format = \"%.2f\" }\n"
                 default: items = items.replacing("{value}", with: "21.5")
                 }
             }
-            try writeFile(dir + "/kiosk.toml", "home = \"main\"\nstatus_file = \"\(dir)/status.json\"\n[screens.main]\nstyle = \"list\"\n[[screens.main.sections]]\n" + items)
+            let mqtt = kind == "command+mqtt" ? "[mqtt]\nbroker = \"\(broker ?? "")\"\nclient_id = \"kiosk-bench\"\n" : ""
+            try writeFile(dir + "/kiosk.toml", "home = \"main\"\nstatus_file = \"\(dir)/status.json\"\n" + mqtt
+                          + "[screens.main]\nstyle = \"list\"\n[[screens.main.sections]]\n" + items)
             let check = ConfigReader(path: dir + "/kiosk.toml").check()
             guard let config = check.config else {
                 print("live-values: the bench config is invalid: \(check.report)")
@@ -63,7 +68,9 @@ func runLiveValueBenchmark(_ arguments: [String]) {
             let elapsed = MonotonicClock.now() - start
             let own = cpuSeconds(RUSAGE_SELF.rawValue) - before.own, children = cpuSeconds(RUSAGE_CHILDREN.rawValue) - before.children
             let ok = app.values.health(now: MonotonicClock.now()).filter { $0.state == .ok }.count
-            let label = kind == "none" ? "\(count) fixed labels (no values)" : "\(count) values from a \(kind), every 1 s"
+            let label = kind == "none" ? "\(count) fixed labels (no values)"
+                : kind == "command+mqtt" ? "\(count) values from a command, every 1 s, published to MQTT (\(runtime.mqttHealth?.state.rawValue ?? "no link"))"
+                : "\(count) values from a \(kind), every 1 s"
             print("live-values \(label): kiosk \(percent(own, elapsed)) CPU, children \(percent(children, elapsed)) CPU "
                   + "over \(Int(elapsed)) s; \(ok)/\(kind == "none" ? 0 : count) ok")
         }

@@ -17,9 +17,6 @@ struct KioskCommand: ParsableCommand {
         defaultSubcommand: Run.self)
 }
 
-enum KioskVersion {
-    static let string = "0.1.0"
-}
 
 /// Options that choose the output, shared by the commands that drive a display.
 struct DisplayOptions: ParsableArguments {

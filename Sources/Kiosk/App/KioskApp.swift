@@ -455,6 +455,19 @@ public final class KioskApp: FrameSource {
         frameNeed.raise(to: .full)
     }
 
+    /// Activates the item with `id` and `publish = true` as a press on it would (a Home Assistant
+    /// button, `[mqtt]`); an item that opens a screen behind a PIN is refused, never opened.
+    public func press(id: String, now: Double) throws(ControlError) {
+        self.now = now
+        guard let item = config.screens.lazy.flatMap(\.items).first(where: { $0.id == id }), item.publish else {
+            throw .badArgument("no item with publish = true has id \"\(id)\"")
+        }
+        if case .screen(let name) = item.action, let target = config.screen(named: name), lock.isLocked(target) { throw .locked(name) }
+        activate(item)
+        controlledAt = now
+        frameNeed.raise(to: .full)
+    }
+
     /// A message from outside over whatever is shown (the keypad too), its level as a word first.
     /// It takes the banner's place, as any newer message does.
     public func notify(_ text: String, level: NotifyLevel, seconds: Double, now: Double) {

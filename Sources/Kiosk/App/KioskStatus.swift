@@ -16,17 +16,20 @@ public struct KioskStatus: Equatable, Sendable {
     public var values: [ValueHealth]
     /// `[speech]`'s health; nil when the config does not speak.
     public var speech: SpeechStatus?
+    /// The broker connection of `[mqtt]`; nil without one.
+    public var mqtt: MQTTHealth?
     /// How the control API (D-Bus) stands, and why when it is unavailable.
     public var controlAPI: String?
     public var controlAPIProblem: String?
 
     public init(pid: Int?, config: ConfigStatus, display: DisplayStatus = DisplayStatus(), menu: MenuStatus = MenuStatus(),
                 lock: LockStatus = LockStatus(), running: String? = nil, values: [ValueHealth] = [], speech: SpeechStatus? = nil,
-                controlAPI: ControlAPIState? = nil) {
+                controlAPI: ControlAPIState? = nil, mqtt: MQTTHealth? = nil) {
         self.controlAPI = controlAPI?.word
         self.controlAPIProblem = controlAPI?.why
         self.values = values
         self.speech = speech
+        self.mqtt = mqtt
         self.pid = pid
         self.config = config
         self.display = display
@@ -46,6 +49,7 @@ public struct KioskStatus: Equatable, Sendable {
         fields += lock.fields
         fields.append(("values", .array(values.map(\.value))))
         fields.append(("speech", speech?.value ?? .null))
+        fields.append(("mqtt", mqtt?.value ?? .null))
         fields.append(("control_api", controlAPI.map { .string($0) } ?? .null))
         fields.append(("control_api_problem", controlAPIProblem.map { .string($0) } ?? .null))
         return .object(fields)
@@ -77,6 +81,16 @@ public struct KioskStatus: Equatable, Sendable {
                                       why: try fields.optional("why", \.stringValue), age: try fields.optional("age", \.numberValue)))
         }
         speech = try read.optional("speech") { $0 }.map { doc throws(StatusDecodingError) in try SpeechStatus(StatusFields(doc, prefix: "speech.")) }
+        if let entry = read.doc["mqtt"], entry != .null {
+            let fields = StatusFields(entry, prefix: "mqtt.")
+            let word = try fields.required("state", \.stringValue)
+            guard let state = MQTTHealth.State(rawValue: word) else {
+                throw StatusDecodingError(key: "mqtt.state", reason: "\"\(word)\" is not connecting, connected or retrying")
+            }
+            var health = MQTTHealth(broker: try fields.required("broker", \.stringValue), state: state, error: try fields.optional("error", \.stringValue))
+            health.connects = try fields.optional("connects", \.intValue) ?? 0
+            mqtt = health
+        }
     }
 }
 
@@ -308,5 +322,13 @@ extension SpeechStatus {
         health.cut = try read.optional("cut", \.intValue) ?? 0
         health.missingVoices = try read.strings("missing_voices")
         self.init(device: try read.required("device", \.stringValue), health: health)
+    }
+}
+
+extension MQTTHealth {
+    /// The message counters are left to the metrics: they would rewrite the file with every message.
+    fileprivate var value: StatusValue {
+        .object([("broker", .string(broker)), ("state", .string(state.rawValue)), ("error", error.map { .string($0) } ?? .null),
+                 ("connects", .int(connects))])
     }
 }

@@ -171,6 +171,9 @@ public final class LiveValues {
         return .pending
     }
 
+    /// A toggle's last known state; nil while unknown.
+    public func isOn(_ id: String) -> Bool? { switches[id]?.isOn }
+
     /// What the label of item `id` shows for its value or switch, marked when not ok.
     public func shownText(_ id: String, now: Double) -> String? {
         if values[id] != nil {

@@ -115,6 +115,9 @@ public struct StatusReport: Sendable {
             row("locked", (locked.isEmpty ? "none" : locked.joined(separator: ", ")) + ", \(failures) wrong PIN\(failures == 1 ? "" : "s")")
         }
         if let api = status.controlAPI { row("control API", api + (status.controlAPIProblem.map { " (\($0))" } ?? "")) }
+        if let m = status.mqtt {
+            row("mqtt", "\(m.broker), \(m.state.rawValue)" + (m.error.map { " (\($0))" } ?? "") + ", \(m.connects) connection\(m.connects == 1 ? "" : "s")")
+        }
         for v in status.values {
             row("value", "\(v.id): \(v.state.rawValue)" + (v.age.map { ", read \(Int($0)) s ago" } ?? "") + (v.why.map { " (\($0))" } ?? ""))
         }

@@ -33,6 +33,8 @@ public struct KioskMetrics: Equatable, Sendable {
         public var spoken: Int
         public var cut: Int
     }
+    /// The `[mqtt]` broker connection; nil without one.
+    public var mqtt: MQTTHealth?
 
     public init(startTime: Double, configGeneration: Int, configValid: Bool, screen: String, displayConnected: Bool) {
         self.startTime = startTime
@@ -88,6 +90,16 @@ public struct KioskMetrics: Equatable, Sendable {
             family("kiosk_speech_utterances_total", "counter", "Utterances said to their end, or cut off by the next movement.")
             sample("kiosk_speech_utterances_total", [("result", "spoken")], String(speech.spoken))
             sample("kiosk_speech_utterances_total", [("result", "cut")], String(speech.cut))
+        }
+        if let mqtt {
+            family("kiosk_mqtt_connected", "gauge", "1 while the [mqtt] broker has the kiosk connected.")
+            sample("kiosk_mqtt_connected", [("broker", mqtt.broker)], mqtt.state == .connected ? "1" : "0")
+            family("kiosk_mqtt_connects_total", "counter", "Connections the broker accepted.")
+            sample("kiosk_mqtt_connects_total", [], String(mqtt.connects))
+            family("kiosk_mqtt_commands_total", "counter", "Commands taken from the broker, those dropped over the rate limit, and those refused.")
+            sample("kiosk_mqtt_commands_total", [("result", "received")], String(mqtt.received))
+            sample("kiosk_mqtt_commands_total", [("result", "dropped")], String(mqtt.dropped))
+            sample("kiosk_mqtt_commands_total", [("result", "refused")], String(mqtt.refused))
         }
         family("kiosk_input_devices", "gauge", "Input devices read, by kind (a device counts once for each kind it is).")
         for (kind, n) in inputDevices.sorted(by: { $0.key < $1.key }) { sample("kiosk_input_devices", [("kind", kind)], String(n)) }

@@ -77,6 +77,12 @@ public final class Runtime {
     /// How the D-Bus API stands when there is no `dbus` to ask.
     private var controlAPIFallback = ControlAPIState.off
     private let reports: ReportFiles
+    /// `[mqtt]`: the broker link, discovery, state out and commands in.
+    let mqtt: MQTTService
+    /// How the `[mqtt]` broker link stands; nil without one.
+    public var mqttHealth: MQTTHealth? { mqtt.health }
+    /// `[mqtt]`'s commands, carried out through `control`.
+    private var mqttCommands: MQTTCommandHandler?
     private let inputStart: InputStart
     /// Wakes the loop for the next moment something changes by itself (a pass is due).
     private let deadlineTimer: TimerSource
@@ -106,6 +112,7 @@ public final class Runtime {
         service = try SystemdService()
         inputStart = try InputStart(timeline: startup)
         reports = ReportFiles(statusOverride: options.statusFile)
+        mqtt = MQTTService(loop: loop)
         settings = app.runtimeSettings
         probes = ValueProbes(children: children, values: app.values, loop: loop)
         input = InputPipeline(settings: settings.input) { [unowned output] in output.panel }
@@ -145,6 +152,24 @@ public final class Runtime {
         frames.onShown = { [unowned self] count in self.frameShown(count) }
         probes.changed = { [unowned self] in self.frames.requestPass() }
         control.changed = { [unowned self] in self.frames.requestPass() }
+        let commands = MQTTCommandHandler(control: control) { [unowned self] id throws(ControlError) in
+            try self.app.press(id: id, now: MonotonicClock.now())
+            self.frames.requestPass()
+        }
+        mqttCommands = commands
+        mqtt.commands = { [unowned self] message, topics in
+            if let refusal = commands.handle(message, topics: topics) {
+                self.mqtt.publishError(refusal)
+            } else {
+                // From the moment the link thread read it to the flip that shows it.
+                self.frames.noteInput(time: message.arrived, kind: "mqtt")
+            }
+        }
+        _ = control.subscribe { [unowned self] event in
+            if case .itemActivated(let id, let label) = event {
+                self.mqtt.publishEvent(StatusValue.object([("id", id.map { .string($0) } ?? .null), ("label", .string(label))]).json)
+            }
+        }
         try probes.attach()
         probes.switchEnded = { [unowned self] id, label, failure in
             self.app.toggleSwitched(id, label: label, failure: failure, now: MonotonicClock.now())
@@ -162,6 +187,7 @@ public final class Runtime {
         speech.attach(to: loop)
         speech.changed = { [unowned self] in self.updateStatus() }
         speech.configure(settings.speech)
+        mqtt.healthChanged = { [unowned self] in self.frames.requestPass() }
         if options.seat != nil {
             try inputStart.attach(to: loop) { [unowned self] in
                 if !self.input.isStarted {
@@ -217,6 +243,7 @@ public final class Runtime {
         // Not while a program has the display, even if the display came back meanwhile (a
         // hotplug while it runs): the output is not handed over in every state.
         if !children.hasDisplayOwner { frames.drawIfDue() }
+        mqtt.update(config: app.config, generation: app.generation) { mqttState(now: now) }
         reports.updateMetrics(path: settings.metricsFile, now: now) { metrics }
         let dues = [app.nextDeadline, reports.nextWrite, power.nextDeadline, probes.nextDeadline(panelOff: valuesPaused), dbus?.nextDeadline]
         if let due = dues.compactMap({ $0 }).min() {
@@ -380,6 +407,11 @@ public final class Runtime {
         m.displayWakes = power.wakes
         m.speech = speech.status.map { .init(ready: $0.health.state == "ready", spoken: $0.health.spoken, cut: $0.health.cut) }
         m.values = Dictionary(uniqueKeysWithValues: app.values.health(now: MonotonicClock.now()).map { ($0.id, $0.state) })
+        m.mqtt = mqtt.health.map { health in
+            var h = health
+            h.refused = mqttCommands?.refusals ?? 0
+            return h
+        }
         return m
     }
 
@@ -393,7 +425,7 @@ public final class Runtime {
             menu: app.menuStatus, lock: app.lockStatus,
             running: children.displayOwner?.effect.label,
             values: app.values.health(now: MonotonicClock.now()), speech: speech.status,
-            controlAPI: controlAPI))
+            controlAPI: controlAPI, mqtt: mqtt.health))
     }
 
     // MARK: Control API
@@ -425,6 +457,21 @@ public final class Runtime {
             Log.error("control API (D-Bus) off: \(why); the menu goes on without it")
             controlAPIFallback = .unavailable(why)
         }
+    }
+            
+    /// What `[mqtt]` publishes retained, as the owners have it now.
+    private func mqttState(now: Double) -> MQTTPublishedState {
+        let menu = app.menuStatus
+        let values = app.values
+        var state = MQTTPublishedState(screen: menu.screen ?? app.currentScreen.config.name, selection: menu.selectedLabel, displayPower: power.state)
+        for id in values.ids {
+            if values.toggle(id) != nil {
+                if let on = values.isOn(id) { state.toggles[id] = on }
+            } else if let text = values.shownText(id, now: now) {
+                state.values[id] = text
+            }
+        }
+        return state
     }
 
     private func signalsArrived() {

@@ -23,7 +23,11 @@ FONTCONFIG_PACKAGES = ["fontconfig", "fontconfig-config"]
 # adwaita-icon-theme): their index.theme files and scalable/symbolic SVGs, not the PNG sizes.
 ICON_PACKAGES = ["adwaita-icon-theme", "hicolor-icon-theme"]
 ICONS = ["/usr/share/icons/*/index.theme", "/usr/share/icons/*/scalable/*.svg", "/usr/share/icons/*/symbolic/*.svg"]
-HOST_PACKAGES = ["busybox-static", "udev", "libinput-bin", "libc6", *FONT_PACKAGES, *FONTCONFIG_PACKAGES, *ICON_PACKAGES]
+# A broker and its clients for the mqtt scenario (Debian's mosquitto, as a house would run it).
+MQTT_PACKAGES = ["mosquitto", "mosquitto-clients"]
+MQTT_PROGRAMS = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto_sub", "/usr/bin/mosquitto_pub"]
+HOST_PACKAGES = ["busybox-static", "udev", "libinput-bin", "libc6", *FONT_PACKAGES, *FONTCONFIG_PACKAGES, *ICON_PACKAGES,
+                 *MQTT_PACKAGES]
 # Which of those packages' font files go into the guest (shell patterns on the path); every
 # other file is left out. All of them: fontconfig then chooses among exactly a device's fonts.
 FONTS = ["/usr/share/fonts/*"]
@@ -86,6 +90,8 @@ def build_base(out, kern):
             put(root, p)
     put(root, GUEST / "99-kiosk-e2e-hotplug.rules", "/etc/udev/rules.d/99-kiosk-e2e-hotplug.rules")
     put_tree(root, "/usr/share/libinput")
+    for program in MQTT_PROGRAMS:
+        put_with_libraries(root, program)
     put_fonts(root)
     for f in package_files(ICON_PACKAGES):
         if any(fnmatch.fnmatch(str(f), p) for p in ICONS):

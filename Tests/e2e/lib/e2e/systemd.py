@@ -26,6 +26,9 @@ PACKAGES = ["systemd", "systemd-sysv", "udev", "libdrm2", "libinput10", "kmod", 
             # Speech: libespeak-ng (its data) and libasound; alsa-utils' arecord captures what the
             # kiosk says on the other side of snd-aloop (scenario speech).
             "libespeak-ng1", "espeak-ng-data", "libasound2", "alsa-utils",
+            # MQTT (`[mqtt]`): libmosquitto, which the .deb depends on; a broker and its clients for
+            # scenarios that want one (the broker's unit masked below; such a scenario starts it).
+            "libmosquitto1", "mosquitto", "mosquitto-clients",
             # The fonts a device gets (scripts/apt-packages.txt); fontconfig's package caches them.
             "fonts-dejavu-core", "fonts-noto-core", "fonts-wqy-microhei", "fonts-noto-color-emoji", "fontconfig",
             "dbus",  # dbus: systemd-run, logind, as on a real device
@@ -40,7 +43,7 @@ IMAGE_MB = 1024
 # Units that only slow a test boot down or write over the serial console.
 MASKED = ["serial-getty@ttyS0.service", "apt-daily.timer", "apt-daily-upgrade.timer",
           "e2scrub_all.timer", "fstrim.timer", "systemd-timesyncd.service",
-          "ssh.service", "ssh.socket", "prometheus-node-exporter.service"]
+          "ssh.service", "ssh.socket", "prometheus-node-exporter.service", "mosquitto.service"]
 
 
 def mirror():

@@ -1,0 +1,172 @@
+import CMosquitto
+import Glibc
+import Synchronization
+
+/// A libmosquitto call that failed: the call's name and its `MOSQ_ERR_*` code (with errno when
+/// the code is `MOSQ_ERR_ERRNO`), or a broker's CONNACK refusal.
+public struct MosquittoError: Error, Equatable, CustomStringConvertible {
+    public var call: String
+    public var code: Int32
+    public var errno: Int32
+
+    public init(_ call: String, code: Int32, errno: Int32 = 0) {
+        self.call = call
+        self.code = code
+        self.errno = errno
+    }
+
+    public var description: String {
+        if code == MOSQ_ERR_ERRNO.rawValue, errno != 0 { return "\(call): \(String(cString: strerror(errno)))" }
+        return "\(call): \(String(cString: mosquitto_strerror(code)))"
+    }
+
+    /// The connection is gone (the loop reconnects); anything else is a fault of the call.
+    var isConnectionLost: Bool {
+        code == MOSQ_ERR_CONN_LOST.rawValue || code == MOSQ_ERR_NO_CONN.rawValue || code == MOSQ_ERR_ERRNO.rawValue
+    }
+}
+
+/// Every libmosquitto call that returns a `MOSQ_ERR_*` goes through here.
+@inline(__always)
+func mosquittoCall(_ name: String, _ body: () -> Int32) throws(MosquittoError) {
+    let rc = body()
+    guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw MosquittoError(name, code: rc, errno: rc == MOSQ_ERR_ERRNO.rawValue ? Glibc.errno : 0) }
+}
+
+/// `mosquitto_lib_init` before the first client, `mosquitto_lib_cleanup` after the last is gone.
+private let libraryUsers = Mutex(0)
+
+/// What the connection's thread hears from libmosquitto's callbacks (they run inside
+/// `loop_read`/`loop_write`/`loop_misc`, on the same thread).
+protocol MosquittoEvents: AnyObject {
+    /// CONNACK: `code` 0 accepted, else the broker's refusal.
+    func connected(code: Int32)
+    func disconnected(code: Int32)
+    func received(topic: String, payload: [UInt8], retained: Bool)
+}
+
+/// The one owner of a `struct mosquitto *`: made in `init`, freed in `deinit`. Used by one
+/// thread only (the connection's), so libmosquitto's own locking is not relied upon.
+final class MosquittoClient {
+    private let handle: OpaquePointer
+    /// Where callbacks go; weak: the thread owns both.
+    private weak var events: (any MosquittoEvents)?
+    private let context: Unmanaged<Box>
+
+    private final class Box {
+        weak var client: MosquittoClient?
+    }
+
+    init(clientID: String, events: any MosquittoEvents) throws(MosquittoError) {
+        libraryUsers.withLock { count in
+            if count == 0 { _ = mosquitto_lib_init() }
+            count += 1
+        }
+        let box = Box()
+        context = Unmanaged.passRetained(box)
+        guard let made = mosquitto_new(clientID, true, context.toOpaque()) else {
+            let error = MosquittoError("mosquitto_new", code: MOSQ_ERR_ERRNO.rawValue, errno: Glibc.errno)
+            context.release()
+            Self.releaseLibrary()
+            throw error
+        }
+        handle = made
+        self.events = events
+        box.client = self
+        mosquitto_connect_callback_set(handle) { _, obj, rc in
+            MosquittoClient.client(obj)?.events?.connected(code: rc)
+        }
+        mosquitto_disconnect_callback_set(handle) { _, obj, rc in
+            MosquittoClient.client(obj)?.events?.disconnected(code: rc)
+        }
+        mosquitto_message_callback_set(handle) { _, obj, message in
+            guard let message, let client = MosquittoClient.client(obj) else { return }
+            let m = message.pointee
+            let topic = m.topic.map { String(cString: $0) } ?? ""
+            var payload: [UInt8] = []
+            if let bytes = m.payload, m.payloadlen > 0 {
+                payload = Array(UnsafeRawBufferPointer(start: bytes, count: Int(m.payloadlen)))
+            }
+            client.events?.received(topic: topic, payload: payload, retained: m.retain)
+        }
+    }
+
+    deinit {
+        mosquitto_destroy(handle)
+        context.release()
+        Self.releaseLibrary()
+    }
+
+    private static func client(_ obj: UnsafeMutableRawPointer?) -> MosquittoClient? {
+        guard let obj else { return nil }
+        return Unmanaged<Box>.fromOpaque(obj).takeUnretainedValue().client
+    }
+
+    private static func releaseLibrary() {
+        libraryUsers.withLock { count in
+            count -= 1
+            if count == 0 { _ = mosquitto_lib_cleanup() }
+        }
+    }
+
+    // MARK: Set-up (before connecting)
+
+    func setWill(topic: String, payload: String, retain: Bool) throws(MosquittoError) {
+        let bytes = Array(payload.utf8)
+        try mosquittoCall("mosquitto_will_set") { mosquitto_will_set(handle, topic, Int32(bytes.count), bytes, 1, retain) }
+    }
+
+    func setCredentials(username: String, password: String?) throws(MosquittoError) {
+        try mosquittoCall("mosquitto_username_pw_set") { mosquitto_username_pw_set(handle, username, password) }
+    }
+
+    /// `caFile` nil: the system's certificates (`/etc/ssl/certs`).
+    func setTLS(caFile: String?, certFile: String?, keyFile: String?) throws(MosquittoError) {
+        try mosquittoCall("mosquitto_tls_set") {
+            mosquitto_tls_set(handle, caFile, caFile == nil ? "/etc/ssl/certs" : nil, certFile, keyFile, nil)
+        }
+    }
+
+    // MARK: Connection (the connection's thread)
+
+    /// Blocks for DNS, TCP and TLS: never on the event loop's thread.
+    func connect(host: String, port: Int, keepalive: Int) throws(MosquittoError) {
+        try mosquittoCall("mosquitto_connect") { mosquitto_connect(handle, host, Int32(port), Int32(keepalive)) }
+    }
+
+    func reconnect() throws(MosquittoError) {
+        try mosquittoCall("mosquitto_reconnect") { mosquitto_reconnect(handle) }
+    }
+
+    func disconnect() throws(MosquittoError) {
+        try mosquittoCall("mosquitto_disconnect") { mosquitto_disconnect(handle) }
+    }
+
+    /// QoS 1: a state or command a broker restart must not lose.
+    func publish(topic: String, payload: [UInt8], retain: Bool) throws(MosquittoError) {
+        try mosquittoCall("mosquitto_publish") { mosquitto_publish(handle, nil, topic, Int32(payload.count), payload, 1, retain) }
+    }
+
+    func subscribe(_ pattern: String) throws(MosquittoError) {
+        try mosquittoCall("mosquitto_subscribe") { mosquitto_subscribe(handle, nil, pattern, 1) }
+    }
+
+    /// The socket to poll; -1 while not connected.
+    var socket: Int32 { mosquitto_socket(handle) }
+    var wantsWrite: Bool { mosquitto_want_write(handle) }
+
+    func loopRead() throws(MosquittoError) {
+        try mosquittoCall("mosquitto_loop_read") { mosquitto_loop_read(handle, 1) }
+    }
+
+    func loopWrite() throws(MosquittoError) {
+        try mosquittoCall("mosquitto_loop_write") { mosquitto_loop_write(handle, 1) }
+    }
+
+    /// Pings and retries; call at least every keepalive/2 seconds.
+    func loopMisc() throws(MosquittoError) {
+        try mosquittoCall("mosquitto_loop_misc") { mosquitto_loop_misc(handle) }
+    }
+
+    static func connackReason(_ code: Int32) -> String { String(cString: mosquitto_connack_string(code)) }
+}
