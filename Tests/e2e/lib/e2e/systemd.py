@@ -152,6 +152,7 @@ def build_image(out, tree, kern, target=None, fast=False):
         shutil.copy(kern / "modules.load", root / "etc/kiosk-e2e/modules.load")
         # The fast mode's fixed ids (initramfs.GROUP): input 101, render 102 (video is 44 already).
         for name, gid in (("input", 101), ("render", 102)):
+            free_gid(root, gid, keep=name)
             run(["chroot", root, "groupmod", "--gid", str(gid), name])
         run(["chroot", root, "useradd", "--uid", "1000", "--user-group", "--groups", "video,input,render",
              "--home-dir", "/run", "--no-create-home", "--shell", "/bin/sh", "kiosk"])
@@ -160,6 +161,24 @@ def build_image(out, tree, kern, target=None, fast=False):
     # The image is made from the tree directly: no loop device, no mount.
     run(["mkfs.ext4", "-q", "-F", "-L", "kiosk-root", "-d", root, out / "root.ext4", f"{IMAGE_MB}M"])
     run(["rm", "-rf", root])
+
+
+def free_gid(root, gid, keep):
+    """Moves whichever group other than `keep` holds `gid` (a package's system group, such as
+    mosquitto's) to an unused system id, with its files, so that `keep` can take `gid`."""
+    groups = [line.split(":") for line in (root / "etc/group").read_text().splitlines() if line.count(":") >= 3]
+    holder = next((g[0] for g in groups if g[2] == str(gid) and g[0] != keep), None)
+    if holder is None:
+        return
+    used = {int(g[2]) for g in groups if g[2].isdigit()}
+    new = next(n for n in range(999, 100, -1) if n not in used)
+    run(["chroot", root, "groupmod", "--gid", str(new), holder])
+    for top, dirs, files in os.walk(root):
+        for f in dirs + files:
+            path = os.path.join(top, f)
+            st = os.lstat(path)
+            if st.st_gid == gid:
+                os.lchown(path, -1, new)
 
 
 def host_fonts(root):
