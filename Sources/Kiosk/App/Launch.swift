@@ -41,6 +41,7 @@ extension Runtime {
                               options: (KioskConfig) -> Options) throws -> Runtime {
         // First of all: a signal that arrives during start-up must be queued, not kill us.
         let signals = try SignalSource(handledSignals)
+        let systemd = try SystemdService()
         FreedMemory.keepLargeBlocksMapped()
         var startup = StartupTimeline()
         let service = try ConfigService(path: configPath)
@@ -68,7 +69,7 @@ extension Runtime {
                                width: output.logicalWidth, height: output.logicalHeight, now: MonotonicClock.now())
         startup.mark("layout")
         return try Runtime(app: app, output: output, signals: signals, config: service,
-                           options: options(config), startup: startup)
+                           options: options(config), startup: startup, service: systemd)
     }
 }
 

@@ -4,17 +4,28 @@ import Glibc
 /// WATCHDOG=1). Does nothing when not started by systemd with notification enabled.
 public final class SystemdNotifier {
     private let socketPath: String?
-    /// Half the watchdog interval systemd expects pings at, or nil without a watchdog.
-    public let watchdogInterval: Double?
+    /// The unit's watchdog interval in microseconds (`WatchdogSec=`), or nil without a watchdog.
+    public let watchdogUSec: Int?
+    /// Half the watchdog interval: how often to ping.
+    public var watchdogInterval: Double? { watchdogUSec.map { Double($0) / 1e6 / 2 } }
 
-    public init() {
-        let path = getenv("NOTIFY_SOCKET").map { String(cString: $0) }
+    public convenience init() {
+        let environment = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"].reduce(into: [String: String]()) { env, name in
+            env[name] = getenv(name).map { String(cString: $0) }
+        }
+        self.init(environment: environment, pid: getpid())
+    }
+
+    /// `environment`: the variables systemd sets; `pid`: this process (the watchdog is ours only
+    /// when WATCHDOG_PID names it or is absent).
+    public init(environment: [String: String], pid: Int32) {
+        let path = environment["NOTIFY_SOCKET"]
         socketPath = path?.isEmpty == false ? path : nil
-        if let usec = getenv("WATCHDOG_USEC").map({ String(cString: $0) }).flatMap(Double.init), usec > 0 {
-            let pid = getenv("WATCHDOG_PID").map { String(cString: $0) }.flatMap(Int32.init)
-            watchdogInterval = (pid == nil || pid == getpid()) ? usec / 1e6 / 2 : nil
+        if let usec = environment["WATCHDOG_USEC"].flatMap(Int.init), usec > 0 {
+            let owner = environment["WATCHDOG_PID"].flatMap(Int32.init)
+            watchdogUSec = (owner == nil || owner == pid) ? usec : nil
         } else {
-            watchdogInterval = nil
+            watchdogUSec = nil
         }
     }
 

@@ -99,8 +99,15 @@ public final class Runtime {
     }
 
     /// `signals` must be made first of all, so that a signal during start-up is queued, not fatal.
-    public init(app: KioskApp, output: Output, signals: SignalSource, config: ConfigService?,
-                options: Options, startup: StartupTimeline) throws {
+    public convenience init(app: KioskApp, output: Output, signals: SignalSource, config: ConfigService?,
+                            options: Options, startup: StartupTimeline) throws {
+        try self.init(app: app, output: output, signals: signals, config: config, options: options,
+                      startup: startup, service: try SystemdService())
+    }
+
+    /// `service`: made before start-up's slow part (`launch`), so that its watchdog stretch covers it.
+    init(app: KioskApp, output: Output, signals: SignalSource, config: ConfigService?,
+         options: Options, startup: StartupTimeline, service: SystemdService) throws {
         self.app = app
         self.output = output
         self.signals = signals
@@ -109,7 +116,7 @@ public final class Runtime {
         loop = try EventLoop()
         frames = try FrameScheduler(source: app, output: output)
         deadlineTimer = try TimerSource()
-        service = try SystemdService()
+        self.service = service
         inputStart = try InputStart(timeline: startup)
         reports = ReportFiles(statusOverride: options.statusFile)
         mqtt = MQTTService(loop: loop)
@@ -282,7 +289,7 @@ public final class Runtime {
         if count == 1 {
             inputStart.mark("flip")
             Log.info("menu on screen")
-            service.notify("READY=1\nSTATUS=Showing \(app.currentScreen.config.name)")
+            service.ready(status: "Showing \(app.currentScreen.config.name)")
             // Input is opened by the pass this asks for, not inside the flip's callback.
             if options.seat != nil { frames.requestPass() }
         }
@@ -379,7 +386,7 @@ public final class Runtime {
             for p in check.problems { Log.problem(p) }
             Log.error("config not applied (\(reason)); keeping the last good one")
         }
-        service.notify("READY=1\nSTATUS=Showing \(app.currentScreen.config.name)")
+        service.ready(status: "Showing \(app.currentScreen.config.name)")
         frames.requestPass()
         // The old screens, fonts and icons are gone.
         FreedMemory.returnToSystem()

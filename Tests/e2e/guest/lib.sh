@@ -93,6 +93,23 @@ ui() {
     e2e_wait_for 60 test -e "$_m" || { e2e_log "ui: '$*' not done"; return 1; }
 }
 
+# e2e_tap_keypad KEY [PAUSE]: taps a key of the PIN keypad (1-9, 0, del, ok) at 800x480, where
+# it is a 3-column list, as touch coordinates on the 1024x768 touchscreen "ts"; then waits PAUSE
+# seconds (0.3). e2e_tap_pin PIN [PAUSE]: each digit, then OK.
+e2e_tap_keypad() {
+    case $1 in
+        1) ui tap ts 177 157 ;; 2) ui tap ts 512 157 ;; 3) ui tap ts 847 157 ;;
+        4) ui tap ts 177 280 ;; 5) ui tap ts 512 280 ;; 6) ui tap ts 847 280 ;;
+        7) ui tap ts 177 403 ;; 8) ui tap ts 512 403 ;; 9) ui tap ts 847 403 ;;
+        del) ui tap ts 177 526 ;; 0) ui tap ts 512 526 ;; ok) ui tap ts 847 526 ;;
+        *) e2e_log "e2e_tap_keypad: no key $1"; return 1 ;;
+    esac
+    sleep "${2:-0.3}"
+}
+e2e_tap_pin() {
+    for _k in $(echo "$1" | sed 's/./& /g') ok; do e2e_tap_keypad "$_k" "${2:-0.3}"; done
+}
+
 # e2e_event_node NAME: /dev/input/eventN of the input device called NAME.
 e2e_event_node() {
     for d in /sys/class/input/event*; do

@@ -30,17 +30,8 @@ shot() {
     kill -USR1 "$pid"
     e2e_wait_for 20 test -e /results/screenshot.png.txt && cp /results/screenshot.png "/results/$1.png"
 }
-# The keypad's keys at 800x480 (a 3-column list), as touch coordinates on the 1024x768 device.
-tap_key() {
-    case $1 in
-        1) ui tap ts 177 157 ;; 2) ui tap ts 512 157 ;; 3) ui tap ts 847 157 ;;
-        4) ui tap ts 177 280 ;; 5) ui tap ts 512 280 ;; 6) ui tap ts 847 280 ;;
-        7) ui tap ts 177 403 ;; 8) ui tap ts 512 403 ;; 9) ui tap ts 847 403 ;;
-        del) ui tap ts 177 526 ;; 0) ui tap ts 512 526 ;; ok) ui tap ts 847 526 ;;
-    esac
-    sleep 0.3
-}
-tap_pin() { for k in $(echo "$1" | sed 's/./& /g') ok; do tap_key "$k"; done; }
+tap_key() { e2e_tap_keypad "$1"; }
+tap_pin() { e2e_tap_pin "$1"; }
 # The knob: the status never says which key is selected (it would tell the PIN), so turn back
 # past the first key (the keypad does not wrap), then forward to key index $1, and press.
 knob_key() {

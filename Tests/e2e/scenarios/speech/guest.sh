@@ -37,16 +37,7 @@ capture() {
     wait "$_apid"
 }
 fast_turn() { ui turn dl 10 50; }  # ten steps 50 ms apart, from kiosk-uinput itself
-tap_key() {  # the keypad's grid at 800x480 as touch coordinates on the 1024x768 device (pin-lock)
-    case $1 in
-        1) ui tap ts 177 157 ;; 2) ui tap ts 512 157 ;; 3) ui tap ts 847 157 ;;
-        4) ui tap ts 177 280 ;; 5) ui tap ts 512 280 ;; 6) ui tap ts 847 280 ;;
-        7) ui tap ts 177 403 ;; 8) ui tap ts 512 403 ;; 9) ui tap ts 847 403 ;;
-        del) ui tap ts 177 526 ;; 0) ui tap ts 512 526 ;; ok) ui tap ts 847 526 ;;
-    esac
-    sleep 1.5
-}
-tap_pin() { for k in $(echo "$PIN" | sed 's/./& /g') ok; do tap_key "$k"; done; }
+tap_pin() { e2e_tap_pin "$PIN" 1.5; }
 
 capture one 4 ui turn dl 1
 grep -q '"selected_label": "Coffee"' /run/kiosk/status.json || e2e_log "Coffee is not selected"
