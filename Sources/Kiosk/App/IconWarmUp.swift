@@ -10,9 +10,10 @@ import Raster
 /// them. Drawing through the screens themselves, rather than listing sizes beside them, keeps one
 /// owner of where an icon goes and how large.
 ///
-/// A panel of another size (a hotplug, a new mode) lays the screens out again on the loop, and
-/// the first frame of each screen at the new size rasterizes its icons there, once each; the
-/// next load warms at the new size.
+/// Not warmed: a panel of another size (a hotplug, a new mode) lays the screens out again on the
+/// loop, and the first frame of each screen at the new size rasterizes its icons there, once
+/// each (the next load warms at the new size); and start-up, whose load runs before the output
+/// is open and whose first picture should not wait for every screen.
 enum IconWarmUp {
     /// Draws every screen of `config` as described above. Nothing to do without SVG icons.
     /// `shouldStop` is asked between screens; a stop leaves the rest to the loop.
