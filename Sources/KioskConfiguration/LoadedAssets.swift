@@ -37,6 +37,9 @@ public struct LoadedAssets {
     /// The SVG icon the config writes as `icon`, or nil (a PNG, or not loaded).
     public func vector(_ icon: String) -> VectorIcon? { vectors[icon] }
 
+    /// SVG renders made so far by all of `vectors` (see `VectorIcon.rasterizations`).
+    public var iconRasterizations: Int { vectors.values.reduce(0) { $0 + $1.rasterizations } }
+
     /// Loads the font `fontPath` (a file or a family name; a failure is an error: nothing can be drawn without it) and
     /// decodes `imagePaths` (a failure leaves that image out). `shouldStop` is asked before each
     /// image; once it says yes, the rest are skipped and the result is incomplete, for a caller

@@ -2,8 +2,10 @@ import Raster
 
 /// An SVG icon the config names, parsed and checked when the config loads, and rendered by librsvg
 /// at exactly the size it is drawn: once per (size, colour), then kept, so that drawing it is a
-/// copy. Screens ask at most a few sizes of one icon (a row's, a tile's, a dial plate's); beyond
-/// `maximumRenders` the oldest render is dropped. Not thread-safe: one thread at a time.
+/// copy. A config load renders every size its screens draw at the output's size (`IconWarmUp`),
+/// so the event loop only copies. Screens ask a few sizes and colours of one icon (a row's in
+/// two colours, a tile's, a dial plate's, the side panel's); beyond `maximumRenders` the oldest
+/// render is dropped. Not thread-safe: one thread at a time (the loader's, then the loop's).
 public final class VectorIcon {
     /// The colour an icon is drawn in.
     public enum Tint: Hashable, Sendable {
@@ -14,12 +16,15 @@ public final class VectorIcon {
     }
 
     /// Renders kept per icon.
-    public static let maximumRenders = 8
+    public static let maximumRenders = 16
 
     private let document: SVGDocument
     /// A freedesktop symbolic icon ("...-symbolic.svg"): one shape meant to be drawn in the text's colour.
     public let symbolic: Bool
-    private var renders: [(side: Int, tint: Tint, image: PixelBuffer)] = []
+    /// nil: librsvg failed at that size, kept too so that a frame never asks again.
+    private var renders: [(side: Int, tint: Tint, image: PixelBuffer?)] = []
+    /// Renders made so far (librsvg calls): what shows whether drawing had to rasterize.
+    public private(set) var rasterizations = 0
 
     init(document: SVGDocument, symbolic: Bool) {
         self.document = document
@@ -29,8 +34,9 @@ public final class VectorIcon {
     /// The icon fitted into a `side` x `side` square in `tint`; nil if librsvg fails at that size.
     public func image(side: Int, tint: Tint) -> PixelBuffer? {
         if let hit = renders.first(where: { $0.side == side && $0.tint == tint }) { return hit.image }
-        guard let image = try? document.render(width: side, height: side) else { return nil }
-        if case let .color(color) = tint { Self.recolor(image, to: color) }
+        rasterizations += 1
+        let image = try? document.render(width: side, height: side)
+        if let image, case let .color(color) = tint { Self.recolor(image, to: color) }
         if renders.count == Self.maximumRenders { renders.removeFirst() }
         renders.append((side, tint, image))
         return image

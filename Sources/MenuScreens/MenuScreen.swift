@@ -255,7 +255,7 @@ public final class ScreenResources {
         // The text's span, from its reading start (left, or right in RTL) to the far padding.
         var near = rtl ? r.maxX - padding : r.minX + padding
         let far = rtl ? r.minX + padding : r.maxX - padding
-        let side = r.height * Self.rowIconScale
+        let side = space.side
         if let key = space.icon {
             drawIcon(key, in: Rect(x: rtl ? near - side : near, y: r.midY - side / 2, width: side, height: side), textColor: color, on: canvas)
         }
@@ -272,9 +272,11 @@ public final class ScreenResources {
 
     /// How a landscape row shares its width. Text comes before decoration: a row without an icon
     /// keeps the screen's icon column (labels start in line) only while its label fits at full
-    /// size beside it, and the padding halves before a label is shrunk.
+    /// size beside it, the padding halves before a label is shrunk, and an icon beside a label
+    /// that must shrink shrinks with it (`side`: its side), down to `iconToText` times the size
+    /// the label is shrunk to, so that a tall row's icon does not take the room of a long label.
     func rowSpace(frame r: Rect, label: String, icon: String?, textSize: Double, iconColumn: Bool)
-        -> (padding: Double, gap: Bool, icon: String?) {
+        -> (padding: Double, gap: Bool, icon: String?, side: Double) {
         let padding = Self.rowPadding(width: r.width, height: r.height)
         let image = icon.flatMap { hasIcon($0) ? $0 : nil }
         let side = r.height * Self.rowIconScale
@@ -282,9 +284,18 @@ public final class ScreenResources {
         var gap = iconColumn || icon != nil
         func room(_ padding: Double) -> Double { r.width - 2 * padding - (gap ? side + padding / 2 : 0) }
         if natural > room(padding), image == nil { gap = false }
-        if natural > room(padding) { return (padding / 2, gap, image) }
-        return (padding, gap, image)
+        guard natural > room(padding) else { return (padding, gap, image, side) }
+        let half = padding / 2
+        guard image != nil, natural > room(half), natural > 0 else { return (half, gap, image, side) }
+        // The label's size when it and an icon of `iconToText` times its size share the room.
+        let shared = r.width - 2 * half - half / 2
+        let size = Swift.max(FittedLabel.legibleFloor, shared * textSize / (natural + Self.iconToText * textSize))
+        return (half, gap, image, Swift.min(side, Self.iconToText * size))
     }
+
+    /// The largest icon beside a shrunk label, as a multiple of the label's size (a row at rest
+    /// has an icon of 0.6 and a label of about 0.4 of its height).
+    static let iconToText = 1.5
 
     private func drawTileContents(on canvas: Canvas, frame r: Rect, label: String, icon: String?, color: Color,
                                   textSize: Double) -> (fitted: FittedLabel, origin: Point) {

@@ -17,7 +17,8 @@ public struct SpeechSettings: Sendable, Equatable {
 
 /// How speaking goes, for the status file and the metrics.
 public struct SpeechHealth: Sendable, Equatable {
-    /// "starting", "ready" (espeak-ng loaded, the device open), or "failed" (`problem` says why).
+    /// "starting", "ready" (espeak-ng loaded, the device open), "off" (released: the device
+    /// closed, espeak-ng kept), or "failed" (`problem` says why).
     public var state: String = "starting"
     public var problem: String?
     /// Utterances played to their end, and cut off by the next movement.
@@ -34,6 +35,7 @@ public struct SpeechHealth: Sendable, Equatable {
 /// said within one synthesis chunk and the device's short buffer (`snd_pcm_drop`). The thread owns
 /// the one `EspeakSynth` and the `AlsaPlayback`; the device is opened at the first utterance and
 /// again after a failure, so a device that was busy or absent is tried again at the next.
+/// `release` closes the device (a config that stops speaking) until the next `configure`.
 public final class SpeechWorker: Sendable {
     private let shared: Shared
 
@@ -65,8 +67,23 @@ public final class SpeechWorker: Sendable {
         return shared.state.withLock { $0.health }
     }
 
+    /// Speaks with `settings` from now on; after `release`, opens the device again.
     public func configure(_ settings: SpeechSettings) {
-        shared.state.withLock { $0.settings = settings }
+        shared.state.withLock {
+            $0.settings = settings
+            $0.released = false
+        }
+        shared.wake?.signal()
+    }
+
+    /// Silences what is being said and closes the device, so that another program can have it;
+    /// espeak-ng stays loaded (it is one engine per process). The health says "off" once closed.
+    public func release() {
+        shared.state.withLock {
+            $0.generation &+= 1
+            $0.next = nil
+            $0.released = true
+        }
         shared.wake?.signal()
     }
 
@@ -95,6 +112,8 @@ private final class Shared: @unchecked Sendable {
         var next: (text: String, generation: UInt64)?
         var generation: UInt64 = 0
         var stopping = false
+        /// `release` asked for the device to be closed; `configure` clears it.
+        var released = false
         var health = SpeechHealth()
     }
 
@@ -137,23 +156,33 @@ private final class WorkerThread: @unchecked Sendable {
     func run() {
         while true {
             shared.wake?.acknowledge()
-            guard let (settings, job) = take() else {
+            guard let (settings, job, released) = take() else {
                 Log.info("speech: worker stopping")
                 playback = nil
                 synth = nil
                 return
+            }
+            if released {
+                if playback != nil { Log.info("speech: off; ALSA device \(settings.device) closed") }
+                playback = nil
+                shared.update {
+                    $0.state = "off"
+                    $0.problem = nil
+                }
+                continue
             }
             prepare(settings)
             if let job { speak(job.text, generation: job.generation, settings: settings) }
         }
     }
 
-    /// The settings and the text waiting, if any; nil when the owner is gone.
-    private func take() -> (SpeechSettings, (text: String, generation: UInt64)?)? {
+    /// The settings, the text waiting if any, and whether the device is to be closed; nil when
+    /// the owner is gone.
+    private func take() -> (SpeechSettings, (text: String, generation: UInt64)?, Bool)? {
         shared.state.withLock { s in
             if s.stopping { return nil }
             defer { s.next = nil }
-            return (s.settings, s.next)
+            return (s.settings, s.next, s.released)
         }
     }
 

@@ -35,6 +35,11 @@ if requested.first == "--config-loads" {
     runConfigLoads(Array(requested.dropFirst()))
     exit(0)
 }
+// The event loop's first frame after a reload, icons rasterized by the load or not (see runReloadFrame).
+if requested.first == "--reload-frame" {
+    runReloadFrame(Array(requested.dropFirst()))
+    exit(0)
+}
 // CPU of live values refreshing in a running kiosk (see runLiveValueBenchmark).
 if requested.first == "--live-values" {
     runLiveValueBenchmark(Array(requested.dropFirst()))

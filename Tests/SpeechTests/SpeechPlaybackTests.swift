@@ -85,7 +85,46 @@ let hasEspeakProgram = access("/usr/bin/espeak-ng", X_OK) == 0
         #expect(said.count < 200_000, "\(said.count) samples before the cut")
     }
 
+    @Test func releaseClosesTheDeviceUntilTheNextConfigure() throws {
+        // ALSA's file plugin holds its file open as long as the PCM is: the process's descriptors tell.
+        let raw = Self.folder.path + "/release.raw"
+        let settings = SpeechSettings(device: "file:FILE=\(raw),FORMAT=raw", voice: "en", rate: 175)
+        let before = Self.worker.health
+        Self.worker.configure(settings)
+        Self.worker.say("Coffee")
+        let spoken = try Self.waitFor { $0.spoken > before.spoken }
+        #expect(spoken.state == "ready", "\(spoken)")
+        #expect(Self.descriptors(to: raw) == 1)
+        // A config that turns speech off.
+        Self.worker.release()
+        let off = try Self.waitFor { $0.state == "off" }
+        #expect(off.state == "off", "\(off)")
+        #expect(Self.descriptors(to: raw) == 0)
+        // One that turns it on again opens the device again.
+        Self.worker.configure(settings)
+        Self.worker.say("Tea")
+        let again = try Self.waitFor { $0.spoken > off.spoken }
+        #expect(again.state == "ready" && again.spoken == off.spoken + 1, "\(again)")
+        #expect(Self.descriptors(to: raw) == 1)
+    }
+
     // MARK: Helpers
+
+    /// How many of this process's descriptors are open on `path` (/proc/self/fd).
+    static func descriptors(to path: String) -> Int {
+        guard let dir = opendir("/proc/self/fd") else { return -1 }
+        defer { closedir(dir) }
+        var count = 0
+        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            guard name != ".", name != ".." else { continue }
+            let n = readlink("/proc/self/fd/" + name, &target, target.count - 1)
+            guard n > 0 else { continue }
+            if String(decoding: target[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) == path { count += 1 }
+        }
+        return count
+    }
 
     static let espeakData: String = {
         let candidates: [String] = ["/usr/lib/x86_64-linux-gnu/espeak-ng-data", "/usr/lib/aarch64-linux-gnu/espeak-ng-data"]

@@ -4,9 +4,9 @@ import KioskSystem
 import Synchronization
 
 /// Loads one config file again and again on a thread of its own, so that the event loop never
-/// waits for a reload: reading, parsing and validating the file, loading the font and decoding the
-/// images all happen there (`LoadedConfig.load`), while the loop goes on drawing, reading input
-/// and pinging the watchdog. The loop learns of a finished load through a descriptor it watches
+/// waits for a reload: reading, parsing and validating the file, loading the font, decoding the
+/// images (`LoadedConfig.load`) and rasterizing the SVG icons at the output's size (`IconWarmUp`)
+/// all happen there, while the loop goes on drawing, reading input and pinging the watchdog. The loop learns of a finished load through a descriptor it watches
 /// (an eventfd) and gets the result on its own thread.
 ///
 /// Superseding: each `request()` takes the next number; only a result for the newest number is
@@ -44,11 +44,14 @@ public final class ConfigLoadWorker {
 
     /// Asks for the file to be loaded again, superseding any request not yet delivered (a result
     /// finished for it and not yet taken is dropped now, so that at most one config's assets wait
-    /// besides the running one's). Returns the request's number (numbers grow from 1).
+    /// besides the running one's). `outputSize`: the size the screens will be drawn at, where
+    /// the load rasterizes the icons (nil: they are rasterized when first drawn). Returns the
+    /// request's number (numbers grow from 1).
     @discardableResult
-    public func request() -> UInt64 {
+    public func request(outputSize: (width: Int, height: Int)? = nil) -> UInt64 {
         let number = shared.state.withLock { state in
             state.requested += 1
+            state.outputSize = outputSize
             state.finished = nil
             return state.requested
         }
@@ -97,6 +100,8 @@ private final class WorkerShared: Sendable {
         /// Only ever the newest request's result: the thread stores one only while its request is
         /// the newest, and `request()` drops it when a newer one comes.
         var finished: ResultHandover?
+        /// The newest request's output size, if it has one.
+        var outputSize: (width: Int, height: Int)?
         var stopping = false
     }
 
@@ -142,8 +147,11 @@ private final class WorkerThread: @unchecked Sendable {
 
     private func run() {
         while waitForWork() {
-            while let request = nextRequest() {
+            while let (request, size) = nextRequest() {
                 let result = LoadedConfig.load(using: checker, request: request) { shared.isSuperseded(request) }
+                if let config = result.check.config, let assets = result.assets, let size {
+                    IconWarmUp.run(config, assets: assets, width: size.width, height: size.height) { shared.isSuperseded(request) }
+                }
                 let handover = ResultHandover(result)
                 let publish = shared.state.withLock { state in
                     guard !state.stopping, state.requested == request else { return false }
@@ -161,12 +169,12 @@ private final class WorkerThread: @unchecked Sendable {
         return !shared.state.withLock { $0.stopping }
     }
 
-    /// The newest request if the thread has not started on it yet.
-    private func nextRequest() -> UInt64? {
-        shared.state.withLock { state -> UInt64? in
+    /// The newest request and its output size if the thread has not started on it yet.
+    private func nextRequest() -> (UInt64, (width: Int, height: Int)?)? {
+        shared.state.withLock { state -> (UInt64, (width: Int, height: Int)?)? in
             guard !state.stopping, state.requested > state.started else { return nil }
             state.started = state.requested
-            return state.requested
+            return (state.requested, state.outputSize)
         }
     }
 }

@@ -4,9 +4,10 @@ import KioskSystem
 /// Config watching: notices the file being replaced (inotify on its folder, settled for 100 ms
 /// since one replacement makes several events), its folder being swapped (a renamed `current ->
 /// releases/N` symlink, `ConfigWatcher`) or asked for again (SIGHUP, a menu item), and
-/// has it loaded — read, checked, its font and images decoded — on the `ConfigLoadWorker`'s
-/// thread, so the loop goes on drawing and answering input meanwhile. A request made while a
-/// load runs supersedes it; only the newest file's result reaches `apply`.
+/// has it loaded — read, checked, its font and images decoded, its icons rasterized at the
+/// output's size — on the `ConfigLoadWorker`'s thread, so the loop goes on drawing and answering
+/// input meanwhile. A request made while a load runs supersedes it; only the newest file's
+/// result reaches `apply`.
 public final class ConfigService {
     public let path: String
     private let worker: ConfigLoadWorker
@@ -17,6 +18,8 @@ public final class ConfigService {
     /// Told when a load starts (systemd hears RELOADING=1) and when its result is ready.
     var loading: () -> Void = {}
     var apply: (_ loaded: LoadedConfig, _ reason: String) -> Void = { _, _ in }
+    /// The size the screens are drawn at now, where a load rasterizes the icons (`IconWarmUp`).
+    var outputSize: () -> (width: Int, height: Int)? = { nil }
 
     public init(path: String) throws(SystemError) {
         self.path = path
@@ -53,6 +56,6 @@ public final class ConfigService {
         Log.info("loading \(path) (\(reason))")
         pendingReason = reason
         loading()
-        worker.request()
+        worker.request(outputSize: outputSize())
     }
 }

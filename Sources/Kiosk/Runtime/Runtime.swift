@@ -206,6 +206,7 @@ public final class Runtime {
         if let config {
             config.loading = { [unowned self] in self.service.reloading() }
             config.apply = { [unowned self] loaded, reason in self.apply(loaded, reason: reason) }
+            config.outputSize = { [unowned self] in (self.app.width, self.app.height) }
             try config.attach(to: loop)
         }
         startControlAPI()

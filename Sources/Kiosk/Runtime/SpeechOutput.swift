@@ -3,8 +3,9 @@ import KioskSystem
 import Speech
 
 /// `[speech]` for the runtime: the one `SpeechWorker` (espeak-ng is one engine per process, so
-/// it is made at the first config that speaks and kept, idle, when a later config does not), the
-/// app's `.speak` and `.silence` handed to it, and its health for the status file and metrics.
+/// it is made at the first config that speaks and kept, its ALSA device closed, when a later
+/// config does not), the app's `.speak` and `.silence` handed to it, and its health for the
+/// status file and metrics.
 final class SpeechOutput {
     private var worker: SpeechWorker?
     private var config = SpeechConfig()
@@ -17,7 +18,7 @@ final class SpeechOutput {
     func configure(_ new: SpeechConfig) {
         config = new
         guard new.enabled else {
-            worker?.cut()
+            worker?.release()
             return
         }
         let settings = SpeechSettings(device: new.device, voice: new.voice, rate: new.rate)

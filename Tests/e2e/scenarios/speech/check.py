@@ -194,3 +194,15 @@ def check(r):
     r.expect(sp.get("state") == "ready" and sp.get("device") == "plughw:Loopback,0,0", f"status speech: {sp}")
     r.note(f"status speech: {sp}")
     r.expect("PIN" not in "".join(texts) and not any(c in "".join(texts) for c in "2580"), "a digit reached the log")
+
+    # A reload that turns speech off closes the ALSA device (the same process: not a restart).
+    pids = r.text("pids-off.txt").split() if r.exists("pids-off.txt") else []
+    r.expect(len(pids) == 2 and pids[0] == pids[1], f"the kiosk restarted instead of reloading: {pids}")
+    pcm = re.compile(r"/dev/snd/pcmC\d+D\d+p")
+    speaking = pcm.findall(r.text("fds-speaking.txt")) if r.exists("fds-speaking.txt") else []
+    off = pcm.findall(r.text("fds-off.txt")) if r.exists("fds-off.txt") else ["?"]
+    r.expect(len(speaking) == 1, f"while speaking the kiosk holds {speaking}, wanted one playback PCM")
+    r.expect(off == [], f"after the reload without speech the kiosk still holds {off}")
+    r.expect("speech: off; ALSA device plughw:Loopback,0,0 closed" in journal, "the worker did not log the device closed")
+    after = json.loads(r.text("status-off.json")) if r.exists("status-off.json") else {}
+    r.expect(after.get("speech") is None, f"status speech after the reload: {after.get('speech')}")

@@ -5,7 +5,7 @@
 # arecord on its capture side. One detent says "Coffee"; ten fast detents (50 ms apart) say
 # only where they stop, the Arabic "قهوة" in the Arabic voice; the PIN keypad by touch says
 # "Entered" for each digit and never a digit. The host compares each capture with `espeak-ng -w`
-# of the same text and voice (check.py).
+# of the same text and voice (check.py). A reload that turns speech off closes the device.
 . /scenario/service.sh
 PIN=2580
 cat /proc/asound/cards > asound-cards.txt 2>&1
@@ -54,4 +54,16 @@ capture keypad 20 tap_pin
 e2e_wait_for 20 grep -q '"screen": "admin"' /run/kiosk/status.json || e2e_log "the PIN did not open the screen"
 sleep 1
 status > status-end.json
+# A reload that turns speech off closes the ALSA device, so another program can have it: the
+# kiosk's descriptors on /dev/snd before and after (the same process: a reload, not a restart).
+pid=$(main_pid)
+ls -l "/proc/$pid/fd" > fds-speaking.txt 2>&1
+gen=$(status_number generation)
+generation_above() { [ "$(status_number generation)" -gt "$1" ]; }
+sed 's/^enabled = true$/enabled = false/' /etc/kiosk/kiosk.toml > /etc/kiosk/.kiosk.toml.new && mv /etc/kiosk/.kiosk.toml.new /etc/kiosk/kiosk.toml
+e2e_wait_for 30 generation_above "$gen" || e2e_log "the config without speech was not applied"
+sleep 2  # the worker closes the device on its own thread
+ls -l "/proc/$pid/fd" > fds-off.txt 2>&1
+echo "$pid $(main_pid)" > pids-off.txt
+status > status-off.json
 service_journal
