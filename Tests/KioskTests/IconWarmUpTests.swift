@@ -1,3 +1,5 @@
+import DRMOutput
+import Geometry
 import Glibc
 @testable import KioskConfiguration
 import MenuScreens
@@ -94,5 +96,19 @@ import Testing
         #expect(after > before)
         try Self.drawEveryScreen(app)
         #expect(assets.iconRasterizations == after)
+    }
+
+    /// Start-up renders the icons too: once the output is open, before the loop's first frame.
+    @Test func startUpRasterizesBeforeTheLoopDraws() throws {
+        let dir = ScratchDirectory()
+        let path = Self.writeConfig(in: dir)
+        let runtime = try Runtime.launch(configPath: path) { _ in
+            try HeadlessOutput(panelWidth: 800, panelHeight: 480, rotation: .none)
+        } options: { _ in Runtime.Options() }
+        let assets = runtime.app.assets
+        let warmed = assets.iconRasterizations
+        #expect(warmed > 0)
+        try Self.drawEveryScreen(runtime.app)
+        #expect(assets.iconRasterizations == warmed, "the loop rasterized \(assets.iconRasterizations - warmed) icons")
     }
 }

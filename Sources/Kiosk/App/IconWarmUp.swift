@@ -10,10 +10,11 @@ import Raster
 /// them. Drawing through the screens themselves, rather than listing sizes beside them, keeps one
 /// owner of where an icon goes and how large.
 ///
-/// Not warmed: a panel of another size (a hotplug, a new mode) lays the screens out again on the
-/// loop, and the first frame of each screen at the new size rasterizes its icons there, once
-/// each (the next load warms at the new size); and start-up, whose load runs before the output
-/// is open and whose first picture should not wait for every screen.
+/// Run by a reload's worker, and at start-up once the output is open, before the loop starts (the
+/// splash is still up: the first picture waits for it). Not warmed: a panel of another size (a
+/// hotplug, a new mode) lays the screens out again on the loop, and the first frame of each
+/// screen at the new size rasterizes its icons there, once each (the next load warms at the new
+/// size).
 enum IconWarmUp {
     /// Draws every screen of `config` as described above. Nothing to do without SVG icons.
     /// `shouldStop` is asked before each draw; a stop leaves the rest to the loop. Costs a full

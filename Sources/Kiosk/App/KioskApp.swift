@@ -42,6 +42,8 @@ public final class KioskApp: FrameSource {
     /// Effects asked for since the last `advance`.
     private var effects: [Effect] = []
     public static let bannerSeconds = 8.0
+    /// The font, images and icons the open screens draw with (the config's, as last loaded).
+    var assets: LoadedAssets { navigator.resources.assets }
 
     /// `assets` are `config`'s font and images when already loaded; without them they are loaded here.
     /// `lockStore` keeps the PIN lockout across restarts; nil: in memory only.

@@ -64,6 +64,12 @@ extension Runtime {
         }
         let output = try open(config)
         startup.mark("display")
+        // The icons are rendered here, as a reload's worker renders them, so that no frame of the
+        // loop does: the splash is still up, and the loop has not started.
+        if check.isValid, let assets = loaded.assets {
+            IconWarmUp.run(config, assets: assets, width: output.logicalWidth, height: output.logicalHeight)
+            startup.mark("icons")
+        }
         let app = try KioskApp(config: config, assets: check.isValid ? loaded.assets : nil, valid: check.isValid, problems: check.problems,
                                source: check.isValid ? check.source : nil, lockStore: lockStore,
                                width: output.logicalWidth, height: output.logicalHeight, now: MonotonicClock.now())
