@@ -56,18 +56,33 @@ import Testing
 
         deinit {
             guard pid > 0 else { return }
+            Self.end(pid)
+        }
+
+        /// SIGTERM, and SIGKILL when `pid` has not ended after `grace` seconds; reaped either way.
+        static func end(_ pid: pid_t, grace: Double = 2) {
             Glibc.kill(pid, SIGTERM)
             var status: Int32 = 0
-            let grace = MonotonicClock.now() + 2
+            let deadline = MonotonicClock.now() + grace
             while waitpid(pid, &status, WNOHANG) == 0 {
-                if MonotonicClock.now() > grace {
+                if MonotonicClock.now() > deadline {
                     Glibc.kill(pid, SIGKILL)
                     waitpid(pid, &status, 0)
-                    break
+                    return
                 }
                 usleep(10_000)
             }
         }
+    }
+
+    /// The test buses' end: a process that ignores SIGTERM (as a dbus-daemon once did) is killed.
+    @Test func aBusIgnoringTERMIsKilledAfterItsGrace() throws {
+        let pid = try ProcessLauncher.start(Command(argv: ["/bin/sh", "-c", "trap '' TERM; while :; do sleep 1; done"]))
+        usleep(200_000)  // the trap is set
+        let started = MonotonicClock.now()
+        Daemon.end(pid, grace: 0.5)
+        #expect(Glibc.kill(pid, 0) == -1 && errno == ESRCH)
+        #expect(MonotonicClock.now() - started >= 0.5)
     }
 
     static let toml = """
