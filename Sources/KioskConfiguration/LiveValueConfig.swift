@@ -10,7 +10,7 @@ public enum ValueOrigin: Sendable, Equatable {
     /// The source as a message names it (`command /usr/bin/sensors`, `file /run/x`).
     public var summary: String {
         switch self {
-        case .command(let c): "command \(c.argv[0])"
+        case .command(let c): "command \(c.argv.first ?? "")"
         case .file(let path): "file \(path)"
         case .api: "the control API"
         }
