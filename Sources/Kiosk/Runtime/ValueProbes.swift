@@ -90,7 +90,8 @@ final class ValueProbes {
 
     /// Starts the readings due among `shownIDs` (those just shown at once); kills the probes past their timeout.
     func advance(now: Double, shownIDs: [String], panelOff: Bool) {
-        for id in shownIDs where !shown.contains(id) && isRead(id) { due[id] = now }
+        // Also one still shown whose source a reload made readable (it was `api = true`).
+        for id in shownIDs where isRead(id) && (!shown.contains(id) || due[id] == nil) { due[id] = now }
         // (Compared inside: a reload may move a shown value to another file.)
         files?.watch(shownIDs.compactMap(filePath))
         shown = shownIDs
