@@ -398,11 +398,10 @@ struct ConfigDecoder {
 
     // MARK: Live values and toggles
 
-    /// `value = { command = [...] | file = "...", every, timeout, stale_after, format, scale, unit }`.
+    /// `value = { command = [...] | file = "..." | api = true, every, timeout, stale_after, format, scale, unit }`.
     func decodeValue(_ t: ConfigTableReader) -> ValueSource? {
         let origin = decodeOrigin(t, commandKey: "command", what: "a value")
-        let every = positiveSeconds(t, "every")
-        let timeout = positiveSeconds(t, "timeout")
+        let every = notRead(t, "every", origin), timeout = notRead(t, "timeout", origin)
         let staleAfter = positiveSeconds(t, "stale_after")
         var format: ValueFormat?
         if let text = t.string("format") {
@@ -416,21 +415,44 @@ struct ConfigDecoder {
         return ValueSource(origin: origin, every: e, timeout: o, staleAfter: staleAfter, format: format, scale: scale, unit: unit)
     }
 
-    /// `toggle = { state = [...] | file = "...", on = [...], off = [...], every, timeout }`.
+    /// `toggle = { state = [...] | file = "..." | api = true, on = [...], off = [...], every, timeout }`.
     func decodeToggle(_ t: ConfigTableReader) -> ToggleConfig? {
         let state = decodeOrigin(t, commandKey: "state", what: "a toggle's state")
         let on = argv(t, "on"), off = argv(t, "off")
         if on == nil, !t.has("on") { t.fail("on", "missing: the command that switches it on, e.g. on = [\"/usr/bin/lights\", \"on\"]") }
         if off == nil, !t.has("off") { t.fail("off", "missing: the command that switches it off") }
-        let every = positiveSeconds(t, "every")
+        let every = notRead(t, "every", state)
         let timeout = positiveSeconds(t, "timeout")
         t.finish()
         guard let state, let on, let off else { return nil }
         return ToggleConfig(state: state, on: on, off: off, every: every ?? ValueSource.defaultEvery, timeout: timeout ?? ToggleConfig.defaultTimeout)
     }
 
-    /// A command under `commandKey`, or a file under `file`: exactly one.
+    /// Seconds under `key` for a source that is read; an `api = true` source is never read, so
+    /// the key has no meaning there and is refused rather than silently ignored.
+    private func notRead(_ t: ConfigTableReader, _ key: String, _ origin: ValueOrigin?) -> Double? {
+        if origin == .api, t.value(key) != nil {
+            t.fail(key, "has no meaning with api = true: the value is never read, only set through the control API; remove \(key)")
+            return nil
+        }
+        return positiveSeconds(t, key)
+    }
+
+    /// A command under `commandKey`, a file under `file`, or `api = true`: exactly one.
     private func decodeOrigin(_ t: ConfigTableReader, commandKey: String, what: String) -> ValueOrigin? {
+        if t.has("api") {
+            guard let api = t.bool("api") else { return nil }
+            guard api else {
+                t.fail("api", "api = false means nothing: leave it out and give \(commandKey) = [...] or file = \"...\", or write api = true")
+                return nil
+            }
+            let others = [commandKey, "file"].filter { t.value($0) != nil }
+            guard others.isEmpty else {
+                t.fail("api", "\(what) set through the control API (api = true) has no \(others.joined(separator: " or ")): remove \(others.count == 1 ? "it" : "them") or api = true")
+                return nil
+            }
+            return .api
+        }
         let command = argv(t, commandKey)
         let file = t.string("file").map { resolve($0) }
         switch (command, file) {
@@ -443,7 +465,7 @@ struct ConfigDecoder {
             return nil
         case (nil, nil):
             if !t.has(commandKey), !t.has("file") {
-                t.fail(commandKey, "missing: \(what) comes from \(commandKey) = [\"/path/to/program\", \"arg\"] or file = \"/path\"")
+                t.fail(commandKey, "missing: \(what) comes from \(commandKey) = [\"/path/to/program\", \"arg\"], file = \"/path\" or api = true (set only through the control API)")
             }
             return nil
         }

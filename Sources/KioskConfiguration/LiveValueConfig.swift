@@ -4,10 +4,21 @@ public enum ValueOrigin: Sendable, Equatable {
     case command(Command)
     /// A file's first line, read every `every` seconds (sysfs files cannot be watched).
     case file(String)
+    /// Never read: only the control API (D-Bus `SetValue`/`SetToggle`, MQTT) sets it (`api = true`).
+    case api
+
+    /// The source as a message names it (`command /usr/bin/sensors`, `file /run/x`).
+    public var summary: String {
+        switch self {
+        case .command(let c): "command \(c.argv.first ?? "")"
+        case .file(let path): "file \(path)"
+        case .api: "the control API"
+        }
+    }
 }
 
-/// `value = { command = [...], every = 2, timeout = 1, stale_after = 6, format = "%.1f", unit = "°C" }`
-/// or `value = { file = "/sys/...", scale = 0.001 }`: the text an item (or a screen's title) shows
+/// `value = { command = [...], every = 2, timeout = 1, stale_after = 6, format = "%.1f", unit = "°C" }`,
+/// `value = { file = "/sys/...", scale = 0.001 }` or `value = { api = true, unit = "%" }`: the text an item (or a screen's title) shows
 /// with its label, refreshed while its screen is shown.
 public struct ValueSource: Sendable, Equatable {
     public var origin: ValueOrigin
@@ -15,7 +26,8 @@ public struct ValueSource: Sendable, Equatable {
     public var every: Double
     /// Seconds a command may run before it is killed and the value counts as failed.
     public var timeout: Double
-    /// Seconds after the last good reading when the value is drawn as stale.
+    /// Seconds after the last good reading when the value is drawn as stale; infinite (never) by
+    /// default for `api = true`.
     public var staleAfter: Double
     /// How a number is written (`%.1f`); nil: the text as read.
     public var format: ValueFormat?
@@ -29,7 +41,8 @@ public struct ValueSource: Sendable, Equatable {
         self.origin = origin
         self.every = every
         self.timeout = timeout
-        self.staleAfter = staleAfter ?? Self.defaultStaleAfter(every: every, timeout: timeout)
+        // A value only the API sets is as fresh as its last set until a config says otherwise.
+        self.staleAfter = staleAfter ?? (origin == .api ? .infinity : Self.defaultStaleAfter(every: every, timeout: timeout))
         self.format = format
         self.scale = scale
         self.unit = unit
@@ -41,8 +54,8 @@ public struct ValueSource: Sendable, Equatable {
     public static func defaultStaleAfter(every: Double, timeout: Double) -> Double { 3 * every + timeout }
 }
 
-/// `toggle = { state = [...], on = [...], off = [...] }` (or `file = "..."` for the state): an item
-/// drawn as a switch. The state command's exit status 0 means on, 1 off (anything else: unknown);
+/// `toggle = { state = [...], on = [...], off = [...] }` (or `file = "..."`, or `api = true`, for
+/// the state): an item drawn as a switch. The state command's exit status 0 means on, 1 off (anything else: unknown);
 /// a state file holds `1`/`on`/`true`/`yes` or `0`/`off`/`false`/`no`.
 public struct ToggleConfig: Sendable, Equatable {
     public var state: ValueOrigin

@@ -56,7 +56,7 @@ struct Ctl: ParsableCommand {
     }
 
     struct SetValue: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set an item's live value (by its id).")
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set a live value that only the API sets (api = true), by its id.")
         @Argument(help: ArgumentHelp("The item's id.", valueName: "id")) var id: String
         @Argument(help: ArgumentHelp("The value, formatted as the item's value says.", valueName: "value")) var value: String
         @OptionGroup var bus: Bus
@@ -64,7 +64,7 @@ struct Ctl: ParsableCommand {
     }
 
     struct Toggle: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set a toggle's state as known (runs no on/off command).")
+        static let configuration = CommandConfiguration(abstract: "Set an api = true toggle's state; switch any other toggle (its on/off command runs).")
         @Argument(help: ArgumentHelp("The toggle item's id.", valueName: "id")) var id: String
         @Argument(help: ArgumentHelp("on or off.", valueName: "state")) var state: String
         @OptionGroup var bus: Bus

@@ -51,6 +51,17 @@ import Testing
             action = "screen"
             screen = "admin"
 
+            [[screens.main.sections.items]]
+            id = "glaze"
+            label = "Glaze batch {value}"
+            action = "back"
+            value = { api = true, format = "%.0f", unit = "kg" }
+
+            [[screens.main.sections.items]]
+            id = "door"
+            label = "Kiln door"
+            toggle = { api = true, on = ["/bin/true"], off = ["/bin/true"] }
+
             [screens.settings]
             style = "list"
             title = "Settings"
@@ -236,20 +247,37 @@ import Testing
 
     @Test func setsValuesAndToggles() throws {
         let h = try Harness()
-        #expect(h.ask(.setValue(id: "kiln", text: "1203.6")) == .success(.done))
+        let glazeBefore = try #require(h.state.values.first { $0.id == "glaze" })
+        #expect(glazeBefore.text == "—" && glazeBefore.health.state == .pending)
+        #expect(glazeBefore.health.why == "not set yet: only the control API sets it (api = true)")
+        #expect(h.ask(.setValue(id: "glaze", text: "12.4")) == .success(.done))
         h.run(0.3)
-        let kiln = try #require(h.state.values.first { $0.id == "kiln" })
-        #expect(kiln.text == "1204 °C" && kiln.health.state == .ok && !kiln.isToggle)
-        #expect(LiveLabel.plain(h.app.currentScreen.config.items[0].label) == "Kiln temperature 1204 °C")
+        let glaze = try #require(h.state.values.first { $0.id == "glaze" })
+        #expect(glaze.text == "12 kg" && glaze.health.state == .ok && !glaze.isToggle)
+        #expect(LiveLabel.plain(h.app.currentScreen.config.items[4].label) == "Glaze batch 12 kg")
+        // Never stale by time: a day later it is still what was set.
+        h.wait(0.25)
+        #expect(h.app.values.state("glaze", now: h.now + 86400) == .ok)
+        // A toggle only the API sets: its state is set, nothing runs.
+        #expect(h.ask(.setToggle(id: "door", on: true)) == .success(.done))
+        let door = try #require(h.state.values.first { $0.id == "door" })
+        #expect(door.text == "● ON" && door.isToggle && !h.app.values.isSwitching("door"))
+        // A toggle read from a command is switched: its `on` command is asked for, the item busy.
         #expect(h.ask(.setToggle(id: "extractor", on: true)) == .success(.done))
-        let extractor = try #require(h.state.values.first { $0.id == "extractor" })
-        #expect(extractor.text == "● ON" && extractor.isToggle)
+        #expect(h.state.values.first { $0.id == "extractor" }?.text == "◌ ON…")
+        #expect(h.error(.setToggle(id: "extractor", on: false)) == .badArgument("\"extractor\" is still switching; ask again when that ends"))
+        // A value read from a command is not set from outside: its next reading would undo it.
+        let refused = try #require(h.error(.setValue(id: "kiln", text: "1203.6")))
+        #expect(refused == .readFromSource("kiln", source: "command /bin/cat") && refused.name == "ReadFromSource")
+        #expect(refused.description.contains("\"kiln\" is read from command /bin/cat"))
+        #expect(h.state.values.first { $0.id == "kiln" }?.health.state == .pending)
         // Wrong ids and kinds; a refused text leaves the value as it was (not failed).
-        #expect(h.error(.setValue(id: "kiln", text: "hot")) == .badArgument("kiln: not a number: \"hot\""))
-        #expect(h.state.values.first { $0.id == "kiln" }?.health.state == .ok)
+        #expect(h.error(.setValue(id: "glaze", text: "heavy")) == .badArgument("glaze: not a number: \"heavy\""))
+        #expect(h.state.values.first { $0.id == "glaze" }?.health.state == .ok)
         #expect(h.error(.setValue(id: "oven", text: "1")) == .unknownItem("oven"))
         #expect(h.error(.setValue(id: "extractor", text: "1"))?.name == "BadArgument")
         #expect(h.error(.setToggle(id: "kiln", on: true)) == .notAToggle("kiln"))
+        #expect(h.error(.setToggle(id: "glaze", on: true)) == .notAToggle("glaze"))
         #expect(h.error(.setToggle(id: "oven", on: true)) == .unknownItem("oven"))
     }
 

@@ -11,27 +11,78 @@ import Testing
 /// call it, wrong types and unknown names get clear errors, a flood of calls is answered while
 /// frames go on, and a name already taken leaves the kiosk running without the API.
 @Suite(.serialized) struct DBusControlTests {
-    /// A dbus-daemon with the session policy (everything allowed to its user) on a socket of its own.
+    /// A dbus-daemon with the session policy (everything allowed to its user) on a socket of its
+    /// own. It is always ended, a test that fails included (deinit runs when the test's scope
+    /// ends): SIGTERM, then SIGKILL after a grace of two seconds (a daemon once ignored SIGTERM
+    /// and outlived its test run).
     final class Daemon {
         let scratch = ScratchDirectory()
-        let pid: pid_t
+        private(set) var pid: pid_t
         let address: String
+        var socket: String { String(address.dropFirst("unix:path=".count)) }
 
         init() throws {
             address = "unix:path=\(scratch.path)/bus"
+            pid = 0
+            try start()
+        }
+
+        /// A daemon at `directory`/bus (a kiosk waits for a bus there).
+        init(socketIn directory: ScratchDirectory) throws {
+            address = "unix:path=\(directory.path)/bus"
+            pid = 0
+            try start()
+        }
+
+        /// A daemon on the address (again, after `kill()`: the bus restarted).
+        func start() throws {
+            unlink(socket)
             // Started and ended by hand: a runtime's signalfd takes SIGCHLD, which Foundation's
             // Process would wait for.
             pid = try ProcessLauncher.start(Command(argv: ["/usr/bin/dbus-daemon", "--session", "--nofork", "--nopidfile",
                                                            "--address=\(address)"]))
             let deadline = MonotonicClock.now() + 10
-            while access("\(scratch.path)/bus", F_OK) != 0, MonotonicClock.now() < deadline { usleep(10_000) }
+            while access(socket, F_OK) != 0, MonotonicClock.now() < deadline { usleep(10_000) }
+        }
+
+        /// Ends the daemon as a crash would (every client's connection drops).
+        func crash() {
+            guard pid > 0 else { return }
+            Glibc.kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            pid = 0
         }
 
         deinit {
-            kill(pid, SIGTERM)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
+            guard pid > 0 else { return }
+            Self.end(pid)
         }
+
+        /// SIGTERM, and SIGKILL when `pid` has not ended after `grace` seconds; reaped either way.
+        static func end(_ pid: pid_t, grace: Double = 2) {
+            Glibc.kill(pid, SIGTERM)
+            var status: Int32 = 0
+            let deadline = MonotonicClock.now() + grace
+            while waitpid(pid, &status, WNOHANG) == 0 {
+                if MonotonicClock.now() > deadline {
+                    Glibc.kill(pid, SIGKILL)
+                    waitpid(pid, &status, 0)
+                    return
+                }
+                usleep(10_000)
+            }
+        }
+    }
+
+    /// The test buses' end: a process that ignores SIGTERM (as a dbus-daemon once did) is killed.
+    @Test func aBusIgnoringTERMIsKilledAfterItsGrace() throws {
+        let pid = try ProcessLauncher.start(Command(argv: ["/bin/sh", "-c", "trap '' TERM; while :; do sleep 1; done"]))
+        usleep(200_000)  // the trap is set
+        let started = MonotonicClock.now()
+        Daemon.end(pid, grace: 0.5)
+        #expect(Glibc.kill(pid, 0) == -1 && errno == ESRCH)
+        #expect(MonotonicClock.now() - started >= 0.5)
     }
 
     static let toml = """
@@ -46,7 +97,7 @@ import Testing
         id = "pressure"
         label = "Pressure {value}"
         action = "back"
-        value = { command = ["/bin/cat", "/dev/null"], every = 30, format = "%.1f", unit = "bar" }
+        value = { api = true, format = "%.1f", unit = "bar" }
 
         [[screens.main.sections.items]]
         label = "Pumps"
@@ -70,8 +121,8 @@ import Testing
         let runtime: Runtime
         let output: HeadlessOutput
 
-        init(bus: String) throws {
-            let check = ConfigReader(path: scratch.write("kiosk.toml", DBusControlTests.toml), displayName: "kiosk.toml",
+        init(bus: String, toml: String = DBusControlTests.toml) throws {
+            let check = ConfigReader(path: scratch.write("kiosk.toml", toml), displayName: "kiosk.toml",
                                      searchPath: "/usr/bin:/bin").check()
             let config = try #require(check.config)
             app = try KioskApp(config: config, width: 320, height: 240, now: MonotonicClock.now())
@@ -154,7 +205,7 @@ import Testing
         try k.turn { k.app.screenNames == ["main"] }
         // The status file says the API is up.
         let status = StatusReport(path: k.scratch.path + "/status.json")
-        #expect(status.status?.controlAPI == "ready")
+        #expect(status.status?.controlAPI == .ready)
     }
 
     /// `kiosk ctl`'s client, on a thread of its own (its call waits; the kiosk's loop must turn).
@@ -240,20 +291,82 @@ import Testing
         #expect(second.output.presentedFrames > 0)
         // The status file follows at the end of the next pass.
         let path = second.scratch.path + "/status.json"
-        try second.turn { StatusReport(path: path).status?.controlAPI == "unavailable" }
+        try second.turn { StatusReport(path: path).status?.controlAPI?.word == "unavailable" }
         let status = StatusReport(path: path)
-        #expect(status.status?.controlAPI == "unavailable" && status.text.contains("is taken by another process"))
+        #expect(status.status?.controlAPI == second.runtime.controlAPI && status.text.contains("is taken by another process"))
     }
 
-    @Test func noBusLeavesTheKioskRunningWithoutTheAPI() throws {
+    @Test func noBusLeavesTheKioskRunningWithoutTheAPIAndItConnectsWhenTheBusComes() throws {
         let scratch = ScratchDirectory()
-        let k = try Running(bus: "unix:path=\(scratch.path)/no-bus-here")
-        guard case .unavailable(let why) = k.runtime.controlAPI else {
+        let k = try Running(bus: "unix:path=\(scratch.path)/bus")
+        guard case .retrying(let why) = k.runtime.controlAPI else {
             Issue.record("the API: \(k.runtime.controlAPI)")
             return
         }
         #expect(why.contains("cannot connect to the bus at unix:path="))
         try k.turn { k.output.presentedFrames > 0 }
         #expect(k.output.presentedFrames > 0)
+        // The bus comes up at that address: the next retry (1 s after the first) finds it.
+        let daemon = try Daemon(socketIn: scratch)
+        _ = daemon
+        try k.turn { k.runtime.controlAPI == .ready }
+        #expect(k.runtime.controlAPI == .ready && k.runtime.controlAPIConnects == 1)
+    }
+
+    /// The bus daemon goes away under a running kiosk and comes back: the kiosk notices the hang-up,
+    /// says so in its status, connects again and takes its name back; callers reach it again.
+    @Test func aLostBusIsReconnected() throws {
+        let daemon = try Daemon()
+        let k = try Running(bus: daemon.address)
+        try k.turn { k.runtime.controlAPI == .ready }
+        #expect(k.runtime.controlAPIConnects == 1)
+        daemon.crash()
+        try k.turn { k.runtime.controlAPI.word == "retrying" }
+        guard case .retrying(let why) = k.runtime.controlAPI else {
+            Issue.record("after the bus went away: \(k.runtime.controlAPI)")
+            return
+        }
+        #expect(why.contains("the bus connection ended") || why.contains("cannot connect"), "\(why)")
+        let path = k.scratch.path + "/status.json"
+        try k.turn { StatusReport(path: path).status?.controlAPI?.word == "retrying" }
+        #expect(StatusReport(path: path).text.contains("control API") && StatusReport(path: path).text.contains("retrying"))
+        // The menu goes on meanwhile.
+        let frames = k.output.presentedFrames
+        k.app.notify("Bus restarting", level: .info, seconds: 5, now: MonotonicClock.now())
+        k.runtime.control.changed?()
+        try k.turn { k.output.presentedFrames > frames }
+        #expect(k.output.presentedFrames > frames)
+        try daemon.start()
+        try k.turn { k.runtime.controlAPI == .ready }
+        #expect(k.runtime.controlAPI == .ready && k.runtime.controlAPIConnects == 2)
+        let r = try k.busctl(daemon.address, Self.call + ["ShowScreen", "s", "pumps"])
+        #expect(r.status == 0, "\(r.out)")
+        try k.turn { k.app.screenNames == ["main", "pumps"] }
+        #expect(k.app.screenNames == ["main", "pumps"])
+        try k.turn { StatusReport(path: path).status?.controlAPI == .ready }
+        #expect(StatusReport(path: path).status?.controlAPI == .ready)
+    }
+
+    /// `[control] dbus` changed by a reload: the name is given up, then taken again.
+    @Test func aReloadTurnsTheAPIOffAndOn() throws {
+        let daemon = try Daemon()
+        let k = try Running(bus: daemon.address)
+        try k.turn { k.runtime.controlAPI == .ready }
+        func reload(dbus: Bool) throws {
+            let text = Self.toml + "\n[control]\ndbus = \(dbus)\n"
+            let check = ConfigReader(path: k.scratch.write("kiosk.toml", text), displayName: "kiosk.toml", searchPath: "/usr/bin:/bin").check()
+            #expect(k.app.apply(check, now: MonotonicClock.now()))
+            k.runtime.control.changed?()
+        }
+        try reload(dbus: false)
+        try k.turn { k.runtime.controlAPI == .off }
+        #expect(k.runtime.controlAPI == .off)
+        var r = try k.busctl(daemon.address, Self.call + ["GoHome"])
+        #expect(r.status != 0 && r.out.contains("org.kiosk.Kiosk1"), "the name is still served: \(r.out)")
+        try reload(dbus: true)
+        try k.turn { k.runtime.controlAPI == .ready }
+        r = try k.busctl(daemon.address, Self.call + ["ShowScreen", "s", "pumps"])
+        #expect(r.status == 0, "\(r.out)")
+        #expect(k.runtime.controlAPIConnects == 2)
     }
 }

@@ -73,6 +73,26 @@ import Testing
         #expect(status.contains(#""values": [{"id": "cmd", "state": "ok", "why": null, "age": "#), "\(status)")
     }
 
+    /// A value only the API sets is never read: no probe runs, the placeholder stays until a set;
+    /// a reload that gives it a file while its screen is shown has it read at once.
+    @Test func anAPIValueIsNotReadUntilAReloadGivesItASource() throws {
+        let r = try Running(items: Self.item("api", #"{ api = true, unit = "°C" }"#))
+        // Some turns of the loop: nothing to read.
+        for _ in 0..<10 { try r.runtime.runOnce(timeout: 0.02) }
+        #expect(r.label(0) == "api —" && r.runtime.probes.running == 0)
+        #expect(r.runtime.probes.nextDeadline(panelOff: false) == nil)
+        #expect(r.runtime.control.handle(.setValue(id: "api", text: "19")) == .success(.done))
+        try r.turn { r.label(0) == "api 19 °C" }
+        #expect(r.label(0) == "api 19 °C")
+        let text = String(decoding: readBytes(r.scratch.path + "/kiosk.toml"), as: UTF8.self)
+            .replacing(#"{ api = true, unit = "°C" }"#, with: #"{ file = "\#(r.scratch.path)/temp", every = 60, unit = "°C" }"#)
+        let check = ConfigReader(path: r.scratch.write("kiosk.toml", text)).check()
+        #expect(r.app.apply(check, now: MonotonicClock.now()))
+        r.runtime.control.changed?()
+        try r.turn { r.label(0) == "api 21.5 °C" }
+        #expect(r.label(0) == "api 21.5 °C")
+    }
+
     /// A file outside /sys is watched: written in place or replaced by a rename, it shows at
     /// once, long before its `every` (60 s) would read it again.
     @Test func aWatchedFileShowsAtOnce() throws {

@@ -123,6 +123,107 @@ import Testing
         #expect(problems.contains { $0.contains("toggle.off: missing") }, "\(problems)")
     }
 
+    static let apiOnly = """
+        [screens.main]
+        style = "list"
+
+        [[screens.main.sections]]
+        [[screens.main.sections.items]]
+        id = "queue"
+        label = "Print queue {value}"
+        action = "back"
+        value = { api = true, unit = "jobs" }
+
+        [[screens.main.sections.items]]
+        id = "fresh"
+        label = "Filament"
+        action = "back"
+        value = { api = true, stale_after = 30 }
+
+        [[screens.main.sections.items]]
+        id = "enclosure"
+        label = "Enclosure fan"
+        toggle = { api = true, on = ["/bin/true"], off = ["/bin/true"], timeout = 3 }
+
+        """
+
+    @Test func apiOnlyValuesDecodeAndNeverGoStaleUnlessTold() throws {
+        let items = try config(Self.apiOnly).screens[0].items
+        #expect(items[0].value?.origin == .api && items[0].value?.staleAfter == .infinity && items[0].value?.unit == "jobs")
+        #expect(items[1].value?.staleAfter == 30)
+        #expect(items[2].toggle?.state == .api && items[2].toggle?.timeout == 3)
+        let values = LiveValues(try config(Self.apiOnly))
+        // Before the first set: the placeholder, pending, and why.
+        #expect(values.shownText("queue", now: 0) == "—" && values.state("queue", now: 0) == .pending)
+        #expect(values.health(now: 0).first { $0.id == "queue" }?.why == "not set yet: only the control API sets it (api = true)")
+        #expect(values.shownText("enclosure", now: 0) == "○ ?")
+        try values.set("queue", text: "3", now: 1)
+        try values.set("fresh", text: "PLA", now: 1)
+        try values.setToggle("enclosure", on: true, now: 1)
+        // A year on, what was set is still ok; no frame is due for staleness.
+        let later = 1 + 365 * 86400.0
+        #expect(values.shownText("queue", now: later) == "3 jobs" && values.state("queue", now: later) == .ok)
+        #expect(values.shownText("enclosure", now: later) == "● ON")
+        #expect(values.nextStale(among: ["queue", "enclosure"], now: 2) == nil)
+        // `stale_after` given: it applies.
+        #expect(values.nextStale(among: ["fresh"], now: 2) == 31.001)
+        #expect(values.shownText("fresh", now: 31.01) == "⚠ PLA")
+    }
+
+    @Test func apiOnlyMixedWithAReadSourceIsRefused() {
+        let text = """
+            [screens.main]
+            style = "list"
+
+            [[screens.main.sections]]
+            [[screens.main.sections.items]]
+            id = "a"
+            label = "A"
+            action = "back"
+            value = { api = true, command = ["/bin/date"] }
+
+            [[screens.main.sections.items]]
+            id = "b"
+            label = "B"
+            action = "back"
+            value = { api = true, every = 5, timeout = 2 }
+
+            [[screens.main.sections.items]]
+            id = "c"
+            label = "C"
+            toggle = { api = true, file = "/run/c", on = ["/bin/true"], off = ["/bin/true"] }
+
+            [[screens.main.sections.items]]
+            id = "f"
+            label = "F"
+            toggle = { api = true, on = ["/bin/true"], off = ["/bin/true"], every = 5 }
+
+            [[screens.main.sections.items]]
+            id = "d"
+            label = "D"
+            action = "back"
+            value = { api = false }
+
+            [[screens.main.sections.items]]
+            id = "e"
+            label = "E"
+            action = "back"
+            value = { api = "yes" }
+
+            """
+        let problems = check(text).problems.map(\.description)
+        #expect(problems.contains { $0.contains("items[0].value.api: a value set through the control API (api = true) has no command: remove it or api = true") }, "\(problems)")
+        #expect(problems.contains { $0.contains("items[1].value.every: has no meaning with api = true: the value is never read") }, "\(problems)")
+        #expect(problems.contains { $0.contains("items[1].value.timeout: has no meaning with api = true") }, "\(problems)")
+        #expect(problems.contains { $0.contains("items[2].toggle.api: a toggle's state set through the control API (api = true) has no file") }, "\(problems)")
+        #expect(problems.contains { $0.contains("items[3].toggle.every: has no meaning with api = true") }, "\(problems)")
+        #expect(problems.contains { $0.contains("items[4].value.api: api = false means nothing") }, "\(problems)")
+        #expect(problems.contains { $0.contains("items[5].value.api: expected true or false") }, "\(problems)")
+        // Nothing called unknown: each key was understood and refused for its reason.
+        #expect(!problems.contains { $0.contains("unknown") }, "\(problems)")
+        #expect(problems.count == 7, "\(problems)")
+    }
+
     // MARK: Format and readings
 
     @Test func formats() throws {

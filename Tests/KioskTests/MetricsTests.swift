@@ -88,6 +88,20 @@ import Testing
             """)
     }
 
+    /// The control API's two series: ready or not (the state as a label), and the names granted.
+    @Test func controlAPISeries() {
+        var m = Self.sample()
+        #expect(!m.exposition.contains("kiosk_control_api"))
+        m.controlAPI = .init(state: .retrying("the bus connection ended"), connects: 2)
+        #expect(m.exposition.contains("""
+            # TYPE kiosk_control_api_ready gauge
+            kiosk_control_api_ready{state="retrying"} 0
+            """))
+        #expect(m.exposition.contains("kiosk_control_api_connects_total 2\n"))
+        m.controlAPI = .init(state: .ready, connects: 3)
+        #expect(m.exposition.contains("kiosk_control_api_ready{state=\"ready\"} 1\n"))
+    }
+
     @Test func labelValuesAreEscaped() {
         #expect(KioskMetrics.escape(#"a\b"c"# + "\nd é") == #"a\\b\"c\nd é"#)
         var m = Self.sample()
@@ -203,6 +217,7 @@ import Testing
         let scratch = ScratchDirectory()
         let path = scratch.path + "/kiosk.prom"
         var m = Self.sample()
+        m.controlAPI = .init(state: .ready, connects: 1)
         m.screen = "quote \" backslash \\ newline \n é"
         MetricsFile(path: path).update(m, now: 0)
         let process = Process()

@@ -470,6 +470,24 @@ public final class KioskApp: FrameSource {
         frameNeed.raise(to: .full)
     }
 
+    /// Switches toggle `id` to `on` from outside, as a press would: its `on`/`off` command runs
+    /// (nothing when it is known to be there already). For a toggle read from a command or a file;
+    /// an `api = true` toggle's state is set, not switched (`LiveValues.setToggle`).
+    public func switchToggle(id: String, on: Bool, now: Double) throws(ControlError) {
+        self.now = now
+        guard let toggle = values.toggle(id),
+              let item = config.screens.lazy.flatMap(\.items).first(where: { $0.id == id && $0.toggle != nil }) else {
+            throw values.source(id) != nil ? .notAToggle(id) : .unknownItem(id)
+        }
+        if values.isOn(id) == on, !values.isSwitching(id) { return }
+        guard values.beginSwitch(id, to: on, now: now) != nil else {
+            throw .badArgument("\"\(id)\" is still switching; ask again when that ends")
+        }
+        actions.record(item.label, .toggle, on ? "switching on" : "switching off")
+        effects.append(.switchToggle(id: id, command: on ? toggle.on : toggle.off, label: Self.plainLabel(item)))
+        frameNeed.raise(to: .changed)
+    }
+
     /// A message from outside over whatever is shown (the keypad too), its level as a word first.
     /// It takes the banner's place, as any newer message does.
     public func notify(_ text: String, level: NotifyLevel, seconds: Double, now: Double) {

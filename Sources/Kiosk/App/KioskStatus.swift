@@ -18,15 +18,13 @@ public struct KioskStatus: Equatable, Sendable {
     public var speech: SpeechStatus?
     /// The broker connection of `[mqtt]`; nil without one.
     public var mqtt: MQTTHealth?
-    /// How the control API (D-Bus) stands, and why when it is unavailable.
-    public var controlAPI: String?
-    public var controlAPIProblem: String?
+    /// How the control API (D-Bus) stands, and why when it is down; nil: not said (an older kiosk).
+    public var controlAPI: ControlAPIState?
 
     public init(pid: Int?, config: ConfigStatus, display: DisplayStatus = DisplayStatus(), menu: MenuStatus = MenuStatus(),
                 lock: LockStatus = LockStatus(), running: String? = nil, values: [ValueHealth] = [], speech: SpeechStatus? = nil,
                 controlAPI: ControlAPIState? = nil, mqtt: MQTTHealth? = nil) {
-        self.controlAPI = controlAPI?.word
-        self.controlAPIProblem = controlAPI?.why
+        self.controlAPI = controlAPI
         self.values = values
         self.speech = speech
         self.mqtt = mqtt
@@ -50,8 +48,8 @@ public struct KioskStatus: Equatable, Sendable {
         fields.append(("values", .array(values.map(\.value))))
         fields.append(("speech", speech?.value ?? .null))
         fields.append(("mqtt", mqtt?.value ?? .null))
-        fields.append(("control_api", controlAPI.map { .string($0) } ?? .null))
-        fields.append(("control_api_problem", controlAPIProblem.map { .string($0) } ?? .null))
+        fields.append(("control_api", controlAPI.map { .string($0.word) } ?? .null))
+        fields.append(("control_api_problem", controlAPI?.why.map { .string($0) } ?? .null))
         return .object(fields)
     }
 
@@ -68,8 +66,15 @@ public struct KioskStatus: Equatable, Sendable {
         menu = try MenuStatus(read)
         lock = try LockStatus(read)
         running = try read.optional("running", \.stringValue)
-        controlAPI = try read.optional("control_api", \.stringValue)
-        controlAPIProblem = try read.optional("control_api_problem", \.stringValue)
+        if let word = try read.optional("control_api", \.stringValue) {
+            let why = try read.optional("control_api_problem", \.stringValue)
+            guard let state = ControlAPIState(word: word, why: why) else {
+                throw StatusDecodingError(key: "control_api", reason: "\"\(word)\" is not off, starting, ready, retrying or unavailable")
+            }
+            controlAPI = state
+        } else {
+            controlAPI = nil
+        }
         values = []
         for entry in try read.optional("values", \.arrayValue) ?? [] {
             let fields = StatusFields(entry, prefix: "values.")

@@ -28,7 +28,7 @@ public struct ValueHealth: Sendable, Equatable {
     }
 }
 
-/// Why a value could not be set from outside (the control API to come, `kiosk render --value`).
+/// Why a value could not be set from outside (the control API, `kiosk render --value`).
 public enum LiveValueError: Error, Equatable, CustomStringConvertible {
     case unknownID(String)
     case notAToggle(String)
@@ -45,7 +45,7 @@ public enum LiveValueError: Error, Equatable, CustomStringConvertible {
 
 /// The live values and toggle states of the running config, by item id: the one owner of what
 /// labels show beside their text. Readings come in through `set`/`failed` (from the runtime's
-/// probes now, from an API later); time is passed in, so staleness is tested by moving it.
+/// probes, or from the control API for `api = true`); time is passed in, so staleness is tested by moving it.
 public final class LiveValues {
     private var values: [String: ValueSource] = [:]
     private var toggles: [String: ToggleConfig] = [:]
@@ -122,10 +122,11 @@ public final class LiveValues {
         storeSwitch(id, s)
     }
 
-    /// Asks to switch toggle `id`: the target state, or nil while a switch is already running.
-    public func beginSwitch(_ id: String, now: Double) -> Bool? {
+    /// Asks to switch toggle `id` (to `target`, or else to the opposite of its state): the target
+    /// state, or nil while a switch is already running.
+    public func beginSwitch(_ id: String, to target: Bool? = nil, now: Double) -> Bool? {
         guard var s = switches[id] ?? (toggles[id] != nil ? ToggleSwitch() : nil) else { return nil }
-        let target = s.begin()
+        let target = s.begin(to: target)
         storeSwitch(id, s)
         return target
     }
@@ -197,10 +198,10 @@ public final class LiveValues {
     /// The next moment a value among `ids` turns stale by itself (a frame is due then).
     public func nextStale(among ids: [String], now: Double) -> Double? {
         ids.compactMap { id -> Double? in
-            if let source = values[id], let r = readings[id], r.failure == nil, let at = r.readAt, at + source.staleAfter >= now {
+            if let source = values[id], source.staleAfter.isFinite, let r = readings[id], r.failure == nil, let at = r.readAt, at + source.staleAfter >= now {
                 return at + source.staleAfter + 0.001
             }
-            if let t = toggles[id], let s = switches[id], s.failure == nil, let at = s.readAt, at + t.stateSource.staleAfter >= now {
+            if let t = toggles[id], t.stateSource.staleAfter.isFinite, let s = switches[id], s.failure == nil, let at = s.readAt, at + t.stateSource.staleAfter >= now {
                 return at + t.stateSource.staleAfter + 0.001
             }
             return nil
@@ -218,6 +219,9 @@ public final class LiveValues {
             } else {
                 why = switches[id]?.failure
                 readAt = switches[id]?.readAt
+            }
+            if state == .pending, values[id]?.origin == .api || toggles[id]?.state == .api {
+                why = "not set yet: only the control API sets it (api = true)"
             }
             if state == .stale {
                 let limit = values[id]?.staleAfter ?? toggles[id]?.stateSource.staleAfter ?? 0
@@ -249,10 +253,11 @@ struct ToggleSwitch: Equatable {
         failure = why
     }
 
-    /// Starts a switch to the opposite of the known state (on when unknown); nil when busy.
-    mutating func begin() -> Bool? {
+    /// Starts a switch to `wanted`, or else to the opposite of the known state (on when unknown);
+    /// nil when busy.
+    mutating func begin(to wanted: Bool? = nil) -> Bool? {
         guard target == nil else { return nil }
-        let to = !(isOn ?? false)
+        let to = wanted ?? !(isOn ?? false)
         target = to
         return to
     }

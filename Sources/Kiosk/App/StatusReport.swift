@@ -114,7 +114,7 @@ public struct StatusReport: Sendable {
         if !locked.isEmpty || failures > 0 {
             row("locked", (locked.isEmpty ? "none" : locked.joined(separator: ", ")) + ", \(failures) wrong PIN\(failures == 1 ? "" : "s")")
         }
-        if let api = status.controlAPI { row("control API", api + (status.controlAPIProblem.map { " (\($0))" } ?? "")) }
+        if let api = status.controlAPI { row("control API", api.word + (api.why.map { " (\($0))" } ?? "")) }
         if let m = status.mqtt {
             row("mqtt", "\(m.broker), \(m.state.rawValue)" + (m.error.map { " (\($0))" } ?? "") + ", \(m.connects) connection\(m.connects == 1 ? "" : "s")")
         }

@@ -7,6 +7,8 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The screen is behind a PIN and not open.
     case locked(String)
     case badArgument(String)
+    /// A value read from a command or a file: a set would last only until its next reading.
+    case readFromSource(String, source: String)
 
     public var name: String {
         switch self {
@@ -15,6 +17,7 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notAToggle: "NotAToggle"
         case .locked: "Locked"
         case .badArgument: "BadArgument"
+        case .readFromSource: "ReadFromSource"
         }
     }
 
@@ -26,6 +29,8 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notAToggle(let id): "\"\(id)\" is a value, not a toggle"
         case .locked(let name): "screen \"\(name)\" is locked behind a PIN: only the keypad on the device opens it"
         case .badArgument(let why): why
+        case .readFromSource(let id, let source):
+            "\"\(id)\" is read from \(source): a value set from outside would last only until its next reading; only a value with api = true is set through the control API"
         }
     }
 }

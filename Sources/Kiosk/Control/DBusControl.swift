@@ -22,6 +22,8 @@ final class DBusControl {
     private(set) var state: ControlAPIState = .starting
     /// The state changed (the name was granted or refused, the bus went away): the status follows.
     var changed: (() -> Void)?
+    /// A call was carried out (its effect is due on screen).
+    var handled: (() -> Void)?
 
     /// Connects to the bus (or `address`), serves the object and asks for the name; the answer
     /// comes back through the loop.
@@ -71,7 +73,7 @@ final class DBusControl {
             }
             try watchForOutput()
         } catch {
-            down("the bus connection ended: \(error)")
+            down(.retrying("the bus connection ended: \(error)"))
         }
     }
 
@@ -83,13 +85,12 @@ final class DBusControl {
         try loop?.modify(descriptor, events: wanted)
     }
 
-    /// The API is off for good: the connection is no longer processed. Nothing is released
-    /// here: this may run inside one of sd-bus's own callbacks (the name's answer); the slots and
-    /// the connection go with this object.
-    private func down(_ why: String) {
+    /// This connection serves no more (`new` says why): it is no longer processed. Nothing is
+    /// released here: this may run inside one of sd-bus's own callbacks (the name's answer); the
+    /// slots and the connection go with this object, which `DBusLink` drops at its next turn.
+    private func down(_ new: ControlAPIState) {
         guard !state.isDown else { return }
-        Log.error("control API (D-Bus) off: \(why); the menu goes on without it")
-        state = .unavailable(why)
+        state = new
         loop?.unwatch(descriptor)
         changed?()
     }
@@ -97,13 +98,12 @@ final class DBusControl {
     private func named(_ result: Result<UInt32, BusError>) {
         switch result {
         case .success(1), .success(4):
-            Log.info("control API on the system bus as \(DBusNames.service)")
             state = .ready
             changed?()
         case .success(let code):
-            down("the name \(DBusNames.service) is taken by another process (RequestName answered \(code))")
+            down(.unavailable("the name \(DBusNames.service) is taken by another process (RequestName answered \(code))"))
         case .failure(let error):
-            down("the bus refused the name \(DBusNames.service): \(error.message ?? error.description)")
+            down(.unavailable("the bus refused the name \(DBusNames.service): \(error.message ?? error.description)"))
         }
     }
 
@@ -125,6 +125,7 @@ final class DBusControl {
         }
         switch control.handle(request) {
         case .success(.done):
+            handled?()
             return reply(to: m) { _ throws(BusError) in }
         case .success(.state(let s)):
             return reply(to: m) { r throws(BusError) in try Self.append(s, to: r) }
@@ -226,7 +227,7 @@ final class DBusControl {
     }
 }
 
-/// How the control API stands, for the status file, `kiosk status` and the log.
+/// How the control API stands, for the status file, `kiosk status`, the metrics and the log.
 public enum ControlAPIState: Equatable, Sendable {
     /// `[control] dbus = false`.
     case off
@@ -234,19 +235,46 @@ public enum ControlAPIState: Equatable, Sendable {
     case starting
     /// The name is ours: callers reach the kiosk.
     case ready
-    /// No bus, the name taken or refused, the connection lost: the kiosk runs on without the API.
+    /// No connection (the bus is not there, or it went away): `DBusLink` connects again after a
+    /// pause; the kiosk runs on without the API meanwhile.
+    case retrying(String)
+    /// The name taken by another process or refused by the bus policy: tried again only at the
+    /// next config reload (or restart).
     case unavailable(String)
 
-    var isDown: Bool { if case .unavailable = self { true } else { false } }
+    var isDown: Bool {
+        switch self {
+        case .retrying, .unavailable: true
+        case .off, .starting, .ready: false
+        }
+    }
 
     public var word: String {
         switch self {
         case .off: "off"
         case .starting: "starting"
         case .ready: "ready"
+        case .retrying: "retrying"
         case .unavailable: "unavailable"
         }
     }
 
-    public var why: String? { if case .unavailable(let w) = self { w } else { nil } }
+    public var why: String? {
+        switch self {
+        case .retrying(let w), .unavailable(let w): w
+        case .off, .starting, .ready: nil
+        }
+    }
+
+    /// The state a status file's `control_api` and `control_api_problem` name; nil for a word not known.
+    public init?(word: String, why: String?) {
+        switch word {
+        case "off": self = .off
+        case "starting": self = .starting
+        case "ready": self = .ready
+        case "retrying": self = .retrying(why ?? "")
+        case "unavailable": self = .unavailable(why ?? "")
+        default: return nil
+        }
+    }
 }

@@ -76,6 +76,7 @@ public final class KioskControl {
             guard let source = values.source(id) else {
                 throw values.toggle(id) != nil ? .badArgument("\"\(id)\" is a toggle: set it with SetToggle (on or off)") : .unknownItem(id)
             }
+            guard source.origin == .api else { throw .readFromSource(id, source: source.origin.summary) }
             // Refused text is the caller's mistake: the value keeps what it showed.
             if case .failure(let problem) = ValueReading.parse(Array(text.utf8), for: source) {
                 throw .badArgument("\(id): \(problem)")
@@ -83,6 +84,11 @@ public final class KioskControl {
             do { try values.set(id, text: text, now: now) } catch { throw .badArgument(error.description) }
         case .setToggle(let id, let on):
             try Self.check(name: id, "id")
+            if let toggle = app.values.toggle(id), toggle.state != .api {
+                try app.switchToggle(id: id, on: on, now: now)
+                Log.info("control: \(id) switched \(on ? "on" : "off")")
+                return .done
+            }
             do {
                 try app.values.setToggle(id, on: on, now: now)
             } catch {

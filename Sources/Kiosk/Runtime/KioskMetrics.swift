@@ -35,6 +35,14 @@ public struct KioskMetrics: Equatable, Sendable {
     }
     /// The `[mqtt]` broker connection; nil without one.
     public var mqtt: MQTTHealth?
+    /// The D-Bus control API: how it stands and how often its name was granted (a reconnect
+    /// after the bus restarted counts again); nil where the runtime offers none.
+    public var controlAPI: ControlAPICounts?
+
+    public struct ControlAPICounts: Equatable, Sendable {
+        public var state: ControlAPIState
+        public var connects: Int
+    }
 
     public init(startTime: Double, configGeneration: Int, configValid: Bool, screen: String, displayConnected: Bool) {
         self.startTime = startTime
@@ -100,6 +108,12 @@ public struct KioskMetrics: Equatable, Sendable {
             sample("kiosk_mqtt_commands_total", [("result", "received")], String(mqtt.received))
             sample("kiosk_mqtt_commands_total", [("result", "dropped")], String(mqtt.dropped))
             sample("kiosk_mqtt_commands_total", [("result", "refused")], String(mqtt.refused))
+        }
+        if let api = controlAPI {
+            family("kiosk_control_api_ready", "gauge", "1 while the D-Bus control API owns its name on the bus; the state (off, starting, ready, retrying, unavailable) as a label.")
+            sample("kiosk_control_api_ready", [("state", api.state.word)], api.state == .ready ? "1" : "0")
+            family("kiosk_control_api_connects_total", "counter", "Connections to the bus whose name was granted (again after each reconnect).")
+            sample("kiosk_control_api_connects_total", [], String(api.connects))
         }
         family("kiosk_input_devices", "gauge", "Input devices read, by kind (a device counts once for each kind it is).")
         for (kind, n) in inputDevices.sorted(by: { $0.key < $1.key }) { sample("kiosk_input_devices", [("kind", kind)], String(n)) }

@@ -72,10 +72,8 @@ public final class Runtime {
     let power: PanelPower
     /// The door for software on the device (`KioskControl`); transports (D-Bus) use it.
     public let control: KioskControl
-    /// The control API on the system bus; nil when off or it could not connect (`controlAPI` says why).
-    private var dbus: DBusControl?
-    /// How the D-Bus API stands when there is no `dbus` to ask.
-    private var controlAPIFallback = ControlAPIState.off
+    /// The control API on the system bus (or a test's); nil when the runtime offers none.
+    private var dbus: DBusLink?
     private let reports: ReportFiles
     /// `[mqtt]`: the broker link, discovery, state out and commands in.
     let mqtt: MQTTService
@@ -244,6 +242,7 @@ public final class Runtime {
         // Not while a program has the display or the panel is off: nobody sees the values then.
         let valuesPaused = children.hasDisplayOwner || power.isOff
         let revision = app.values.revision
+        dbus?.advance(now: now)
         probes.advance(now: now, shownIDs: app.shownValueIDs, panelOff: valuesPaused)
         if app.values.revision != revision { app.presentValues(now: now) }
         // The status says the new power state at the end of this pass.
@@ -399,6 +398,8 @@ public final class Runtime {
         input.configure(new.input)
         power.configure(new.power, now: now)
         speech.configure(new.speech)
+        // `[control] dbus` turned on or off by a reload.
+        dbus?.enable(app.config.control.dbus, now: now)
     }
 
     /// The metrics as their owners have them now.
@@ -415,6 +416,7 @@ public final class Runtime {
         m.displayWakes = power.wakes
         m.speech = speech.status.map { .init(ready: $0.health.state == "ready", spoken: $0.health.spoken, cut: $0.health.cut) }
         m.values = Dictionary(uniqueKeysWithValues: app.values.health(now: MonotonicClock.now()).map { ($0.id, $0.state) })
+        m.controlAPI = dbus.map { KioskMetrics.ControlAPICounts(state: $0.state, connects: $0.connects) }
         m.mqtt = mqtt.health.map { health in
             var h = health
             h.refused = mqttCommands?.refusals ?? 0
@@ -439,10 +441,13 @@ public final class Runtime {
     // MARK: Control API
 
     /// How the D-Bus API stands (the status file's `control_api`).
-    var controlAPI: ControlAPIState { dbus?.state ?? controlAPIFallback }
+    var controlAPI: ControlAPIState { dbus?.state ?? .off }
 
-    /// Connects the D-Bus API when asked for; a kiosk that cannot runs on without it and says why
-    /// (once in the log, and in the status).
+    /// Connections to the bus whose name was granted (the metrics' `kiosk_control_api_connects_total`).
+    var controlAPIConnects: Int { dbus?.connects ?? 0 }
+    /// Offers the D-Bus API where the options say, when the config asks for it; a kiosk that
+    /// cannot connect runs on without it, says why (once in the log, and in the status) and
+    /// connects again later (`DBusLink`).
     private func startControlAPI() {
         let address: String?
         switch options.controlBus {
@@ -450,20 +455,16 @@ public final class Runtime {
         case .system: address = nil
         case .address(let a): address = a
         }
-        guard app.config.control.dbus else {
+        let link = DBusLink(control: control, address: address, loop: loop)
+        // The status says the new state at the end of the pass this asks for.
+        link.changed = { [unowned self] in self.frames.requestPass() }
+        // From the moment the loop took the call off the bus to the flip that shows it.
+        link.handled = { [unowned self] at in self.frames.noteInput(time: at, kind: "dbus") }
+        dbus = link
+        if app.config.control.dbus {
+            link.enable(true, now: MonotonicClock.now())
+        } else {
             Log.info("control API (D-Bus) off: [control] dbus = false")
-            return
-        }
-        do {
-            let api = try DBusControl(control: control, address: address)
-            // The status says the new state at the end of the pass this asks for.
-            api.changed = { [unowned self] in self.frames.requestPass() }
-            try api.attach(to: loop)
-            dbus = api
-        } catch {
-            let why = "cannot connect to the \(address == nil ? "system bus" : "bus at \(address!)"): \(error)"
-            Log.error("control API (D-Bus) off: \(why); the menu goes on without it")
-            controlAPIFallback = .unavailable(why)
         }
     }
             

@@ -79,15 +79,23 @@ final class ValueProbes {
         return nil
     }
 
+    /// Whether `id` has a command or a file to read (an `api = true` one is only set from outside).
+    private func isRead(_ id: String) -> Bool {
+        if let source = values.source(id) { return source.origin != .api }
+        if let toggle = values.toggle(id) { return toggle.state != .api }
+        return false
+    }
+
     var running: Int { jobs.count }
 
     /// Starts the readings due among `shownIDs` (those just shown at once); kills the probes past their timeout.
     func advance(now: Double, shownIDs: [String], panelOff: Bool) {
-        for id in shownIDs where !shown.contains(id) { due[id] = now }
+        // Also one still shown whose source a reload made readable (it was `api = true`).
+        for id in shownIDs where isRead(id) && (!shown.contains(id) || due[id] == nil) { due[id] = now }
         // (Compared inside: a reload may move a shown value to another file.)
         files?.watch(shownIDs.compactMap(filePath))
         shown = shownIDs
-        due = due.filter { shownIDs.contains($0.key) }
+        due = due.filter { shownIDs.contains($0.key) && isRead($0.key) }
         for (pid, job) in jobs where !job.timedOut && job.deadline <= now {
             jobs[pid]?.timedOut = true
             children.kill(probe: pid)
@@ -148,6 +156,8 @@ final class ValueProbes {
             } catch {
                 fail(id, "cannot start \(command.argv[0]): \(error)", now: now)
             }
+        case .api:
+            break  // never due (`isRead`)
         }
     }
 
@@ -196,7 +206,7 @@ final class ValueProbes {
                 Log.info("\"\(label)\": switch \(failure ?? "done")")
                 switchEnded(job.id, label, failure)
                 // What the switch did is read back at once.
-                due[job.id] = now
+                if isRead(job.id) { due[job.id] = now }
             case .value, .state:
                 if let failure { fail(job.id, failure, now: now) } else { deliver(job.id, kind: job.kind, bytes: job.output, code: end.code ?? -1, now: now) }
             }

@@ -41,7 +41,7 @@ def check(r):
 
     first = lines(r, "state-first.txt")
     expected = {f"{P}/availability": "online", f"{P}/state/screen": "hall", f"{P}/state/display_power": "on",
-                f"{P}/state/value/room": "21.5 °C", f"{P}/state/toggle/lights": "OFF"}
+                f"{P}/state/value/room": "—", f"{P}/state/toggle/lights": "OFF"}
     for topic, payload in expected.items():
         r.expect(first.get(topic) == payload, f"retained {topic}: {first.get(topic)!r}, expected {payload!r}")
 

@@ -1,15 +1,17 @@
 # e2e-timeout: 300
 # e2e-needs: kiosk
 # MQTT: a broker (Debian's mosquitto) in the guest. The kiosk's discovery documents and retained
-# state are read back with mosquitto_sub; mosquitto_pub sets a value (the screenshot equals
-# `kiosk render --value`), shows a screen and goes home; bad commands (not UTF-8, not JSON, an
+# state are read back with mosquitto_sub; mosquitto_pub sets a value only the API sets (the
+# screenshot equals `kiosk render --value`), switches a toggle read from a file, shows a screen and goes home; bad commands (not UTF-8, not JSON, an
 # unknown screen or id) are answered on the error topic; 1,000 commands in a burst are dropped
 # over the rate limit while the kiosk keeps answering; the broker is killed and restarted: the
 # knob moves the selection meanwhile and the kiosk reconnects and publishes its state again.
 # The kiosk's RSS with [mqtt] (connected, before any command, and at the end) and without.
 mkdir -p /run/mqtt /run/kiosk
-echo 21.5 > /run/mqtt/room
+# The room's value only the API sets (MQTT here); the lights' state is read from a file their
+# switch commands write.
 echo 0 > /run/mqtt/lights
+chmod 666 /run/mqtt/lights
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 P=house/hall
 # The guest has no resolver: the clients' default host "localhost" would not be found.
@@ -44,7 +46,7 @@ sleep 1
 shot value
 render value --value room=23.5 --value lights=off
 
-# A screen, then home; the toggle's state set from outside.
+# A screen, then home; the toggle switched from outside (its `on` command runs and writes the file).
 mpub -t "$P/cmd/screen" -m settings
 e2e_wait_for 10 grep -q '"screen": "settings"' /run/kiosk/status.json || e2e_log "the screen command did nothing"
 e2e_wait_for 10 is_retained "$P/state/screen" settings || e2e_log "the screen was not published"

@@ -1,7 +1,10 @@
 """The control API on the installed service: root and kiosk-control drive it over the system bus,
-anyone else is refused by the bus policy, a locked screen stays locked, a set value is on screen
-exactly as `kiosk render --value` draws it, and `kiosk ctl` works."""
+anyone else is refused by the bus policy, a locked screen stays locked, a value only the API sets
+shows its placeholder until set and then is on screen exactly as `kiosk render --value` draws it,
+a value read from a command is not set from outside, and `kiosk ctl` works. Notes the D-Bus call
+to flip latency the kiosk logged."""
 import json
+import re
 
 from e2e import kiosk
 
@@ -20,6 +23,13 @@ def check(r):
 
     boot = status(r, "status-boot.json")
     r.expect(boot.get("control_api") == "ready", f"control API at boot: {boot.get('control_api')} ({boot.get('control_api_problem')})")
+    soil = [v for v in boot.get("values", []) if v.get("id") == "soil"]
+    r.expect(soil and soil[0].get("state") == "pending" and "only the control API sets it" in (soil[0].get("why") or ""),
+             f"soil before any set: {soil}")
+    r.expect_rc("render-before", 0)
+    kiosk.expect_same_image(r, "before.png", "render-before.png")
+    r.expect("is read from command /bin/echo" in said("gardener-set-read")
+             and not said("gardener-set-read").rstrip().endswith("exit 0"), f"SetValue of a command's value: {said('gardener-set-read')}")
     for name in ("root-show", "gardener-home", "gardener-set", "gardener-notify"):
         r.expect(said(name).rstrip().endswith("exit 0"), f"{name}: {said(name)}")
     for name in ("passerby-show", "passerby-notify"):
@@ -49,3 +59,8 @@ def check(r):
     if ms:
         ms.sort()
         r.note(f"D-Bus ShowScreen -> status shows the screen: median {ms[len(ms) // 2]} ms, max {ms[-1]} ms (busctl start-up included)")
+    journal = r.text("journal-kiosk.txt")
+    m = re.search(r"input-to-flip latency \(dbus\) over (\d+) inputs: (.*)", journal)
+    r.expect(m and int(m.group(1)) >= 20, f"no D-Bus call-to-flip latency over 20 calls or more in the journal: {m and m.group(0)}")
+    if m:
+        r.note(f"D-Bus call to flip (the kiosk's loop took the call -> its frame flipped): {m.group(1)} calls, {m.group(2)}")
