@@ -80,6 +80,13 @@ public struct DialShape: MenuShape {
         }
         drawHub(on: canvas, selected: items[controller.scroller.domain.contentIndex(selected) ?? 0], pressed: pressed == .hub,
                 resources: resources)
+        if let report = resources.layoutReport, geometry.hubRadius > 4 {
+            // Every item's label as the hub would show it once selected, not only the selection's.
+            report.hub = items.enumerated().map { index, item in
+                let text = hubText(item.label, font: resources.font, rim: resources.theme.highlightWidth)
+                return .init(index: index, label: item.label, fontSize: text.size, lines: text.lines.count)
+            }
+        }
     }
 
     /// Icon (if any) and label centred as one group in `frame`, the icon leading in the label's
@@ -142,23 +149,84 @@ public struct DialShape: MenuShape {
         canvas.stroke(.circle(center: c, radius: hub - theme.highlightWidth / 2), width: theme.highlightWidth, color: theme.highlight)
         // Drawn over the rim, so that the rim itself seems to grow the pointer.
         canvas.fill(.polygon([at(baseRadius, -halfBase), at(tipRadius, 0), at(baseRadius, halfBase)]), color: theme.highlight)
-        // The selected label in full, as large as the hub allows and never smaller than the items'
-        // labels (shortened, at their size, when the hub is too small for it).
-        let room = hub * 1.7
-        let hubLabel = FittedLabel(selected.label, font: resources.font, size: Swift.max(labelSize, Swift.min(hub * 0.34, labelSize * 1.4)),
-                                   maxWidth: room, floor: labelSize)
-        let size = hubLabel.size
+        // The selected label in full: as large as the hub allows, never smaller than the items'
+        // labels, on two lines when one is too narrow, or not at all.
+        let text = hubText(selected.label, font: resources.font, rim: theme.highlightWidth)
+        let size = text.size
         let metrics = resources.font.lineMetrics(size: size)
-        var baseline = c.y + (metrics.ascent - metrics.descent) / 2
-        if controller.count > controller.layout.effectiveSlots(count: controller.count) {
-            // A window onto a longer list: say where in it the dial stands.
-            baseline -= size * 0.45
-            let position = "\(selectedPosition) / \(controller.count)"
-            canvas.drawText(position, font: resources.font, size: size * 0.7, at: Point(x: c.x, y: baseline + size * 1.2),
-                            color: colors.text, opacity: 0.8, alignment: .center, cache: resources.labels)
+        let showsPosition = controller.count > controller.layout.effectiveSlots(count: controller.count)
+        if text.lines.count <= 1 {
+            var baseline = c.y + (metrics.ascent - metrics.descent) / 2
+            if showsPosition {
+                baseline -= size * 0.45
+                drawPosition(on: canvas, size: size, baseline: baseline + size * 1.2, color: colors.text, resources: resources)
+            }
+            if let line = text.lines.first {
+                canvas.drawText(line, font: resources.font, size: size, at: Point(x: c.x, y: baseline),
+                                color: colors.text, alignment: .center, cache: resources.labels)
+            }
+            return
         }
-        canvas.drawText(hubLabel.text, font: resources.font, size: size, at: Point(x: c.x, y: baseline),
-                        color: colors.text, alignment: .center, cache: resources.labels)
+        let offsets = Self.lineOffsets(lines: text.lines.count, lineHeight: metrics.ascent + metrics.descent,
+                                       positionHeight: showsPosition ? size * 0.84 : 0)
+        for (line, offset) in zip(text.lines, offsets.lines) {
+            canvas.drawText(line, font: resources.font, size: size, at: Point(x: c.x, y: c.y + offset + (metrics.ascent - metrics.descent) / 2),
+                            color: colors.text, alignment: .center, cache: resources.labels)
+        }
+        if showsPosition {
+            drawPosition(on: canvas, size: size, baseline: c.y + offsets.position + size * 0.25, color: colors.text, resources: resources)
+        }
+    }
+
+    /// "3 / 12": where in a longer list than the dial's slots it stands.
+    private func drawPosition(on canvas: Canvas, size: Double, baseline: Double, color: Color, resources: ScreenResources) {
+        canvas.drawText("\(selectedPosition) / \(controller.count)", font: resources.font, size: size * 0.7, at: Point(x: controller.layout.center.x, y: baseline),
+                        color: color, opacity: 0.8, alignment: .center, cache: resources.labels)
+    }
+
+    /// The hub's label: its lines (none when it cannot be whole) and size.
+    struct HubText: Equatable {
+        var lines: [String]
+        var size: Double
+    }
+
+    /// Where lines of text sit as one block centred on the hub, as offsets of each line's middle
+    /// from the centre (a 1.05 line pitch), and the middle of the position line under them.
+    static func lineOffsets(lines: Int, lineHeight: Double, positionHeight: Double) -> (lines: [Double], position: Double) {
+        let pitch = lineHeight * 1.05
+        let top = -(Double(lines) * pitch + positionHeight) / 2
+        return ((0..<lines).map { top + pitch * (Double($0) + 0.5) }, top + Double(lines) * pitch + positionHeight / 2)
+    }
+
+    /// `label` as the hub shows it when its item is selected: on one line as large as the hub allows
+    /// and never smaller than the items' labels; a label too wide for that line breaks at a space
+    /// into two at the items' size; one that two lines cannot hold is not shown there at all.
+    /// Each line's room is the disc's chord at that line's far edge, inside the rim.
+    func hubText(_ label: String, font: Font, rim: Double) -> HubText {
+        let hub = geometry.hubRadius
+        let m = font.lineMetrics(size: labelSize)
+        let lineHeight = m.ascent + m.descent
+        func room(at offset: Double) -> Double {
+            let edge = abs(offset) + lineHeight / 2
+            return 2 * (Swift.max(0, hub * hub - edge * edge)).squareRoot() - 2 * (rim + hub * 0.04)
+        }
+        let one = FittedLabel(label, font: font, size: Swift.max(labelSize, Swift.min(hub * 0.34, labelSize * 1.4)),
+                              maxWidth: room(at: 0), floor: labelSize)
+        guard one.shortened else { return HubText(lines: [one.text], size: one.size) }
+        let words = label.split(whereSeparator: \.isWhitespace).map(String.init)
+        if words.count > 1 {
+            let showsPosition = controller.count > controller.layout.effectiveSlots(count: controller.count)
+            let offsets = Self.lineOffsets(lines: 2, lineHeight: lineHeight, positionHeight: showsPosition ? labelSize * 0.84 : 0).lines
+            // The narrower of the two rooms for both lines: the block need not be centred exactly.
+            let width = offsets.map(room(at:)).min() ?? 0
+            let lines = SidePanel.wrap(label, font: font, size: labelSize, width: width, maxLines: 2)
+            if lines.count == 2, lines.joined(separator: " ") == words.joined(separator: " ") {
+                return HubText(lines: lines, size: labelSize)
+            }
+        }
+        // Never a cut word and never text below the items' size: the hub shows no label, and the
+        // selected plate at the pointer shows it whole.
+        return HubText(lines: [], size: labelSize)
     }
 
     /// 1-based position of the item at the pointer, for the hub.

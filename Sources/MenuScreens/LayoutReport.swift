@@ -39,12 +39,23 @@ public final class LayoutReport {
         public var lines: Int
     }
 
+    /// A dial's hub: each item's label as the hub shows it when that item is selected.
+    public struct HubLabel: Equatable, Sendable {
+        public var index: Int
+        public var label: String
+        public var fontSize: Double
+        /// 1; 2 where the label breaks at a space; 0 where it cannot be whole at the items'
+        /// size and the hub shows none (never a shortened label there).
+        public var lines: Int
+    }
+
     public let screen: String
     public let width: Int
     public let height: Int
     public internal(set) var title: Title?
     public internal(set) var items: [Item] = []
     public internal(set) var panel: Panel?
+    public internal(set) var hub: [HubLabel] = []
 
     public init(screen: String, width: Int, height: Int) {
         self.screen = screen
@@ -104,7 +115,7 @@ public final class LayoutReport {
 
     // MARK: JSON
 
-    /// `{"screen", "size", "title", "items"}`, rectangles as [x, y, w, h] in the unrotated screen.
+    /// `{"screen", "size", "title", "panel", "hub", "items"}` (panel and hub when there is one), rectangles as [x, y, w, h] in the unrotated screen.
     /// Strings are written as TOML basic strings, whose escapes are all JSON's (as `StatusValue` does).
     public var json: String {
         func num(_ v: Double) -> String {
@@ -122,6 +133,13 @@ public final class LayoutReport {
             out += ",\n  \"panel\": {\"label\": \(TOMLSyntax.quoted(LiveLabel.plain(panel.label))), \"rect\": \(rect(panel.rect)), "
             out += "\"text_rect\": \(rect(panel.textRect)), \"font_size\": \(num(panel.fontSize)), "
             out += "\"shortened\": \(panel.shortened), \"description_lines\": \(panel.lines)}"
+        }
+        if !hub.isEmpty {
+            out += ",\n  \"hub\": ["
+            out += hub.map {
+                "{\"index\": \($0.index), \"label\": \(TOMLSyntax.quoted(LiveLabel.plain($0.label))), \"font_size\": \(num($0.fontSize)), \"lines\": \($0.lines)}"
+            }.joined(separator: ", ")
+            out += "]"
         }
         out += ",\n  \"items\": ["
         for (n, item) in items.enumerated() {

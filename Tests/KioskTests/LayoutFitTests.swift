@@ -177,6 +177,20 @@ import Text
         }
     }
 
+    /// The hub shows the selected label whole, never below the items' size: on one line, on two
+    /// broken at a space, or not at all (the selected plate shows it); never shortened.
+    @Test func theDialsHubShowsALabelWholeOrNotAtAll() throws {
+        let fine = try report(Self.config(ScreenFixtures.dialConfig(), home: "dial"), screen: "dial", 800, 480)
+        #expect(fine.hub.count == 8 && fine.hub.allSatisfy { $0.lines == 1 }, "\(fine.json)")
+        let long = "Wasserkocherentkalkungsprogramm"
+        let config = Self.config(ScreenFixtures.dialConfig(labels: ["Tea", "Coffee", long, "Chocolat chaud", "Milk"]),
+                                 home: "dial")
+        let r = try report(config, screen: "dial", 480, 800)
+        #expect(r.hub.map(\.lines) == [1, 1, 0, 2, 1], "\(r.json)")
+        let itemSize = r.items.map(\.fontSize).min() ?? 0
+        #expect(r.hub.allSatisfy { $0.fontSize >= itemSize - 0.01 }, "never below the items' size: \(r.json)")
+    }
+
     // MARK: The report itself
 
     @Test func theJSONIsWhatTheIssueAsksFor() throws {
