@@ -41,6 +41,8 @@ public final class ConfigReader {
     /// another release names other files.
     private var lastDirectory: String?
     private var lastDecoded: Decoded?
+    /// The name `lastDecoded`'s problems carry: the same text behind another link names another file.
+    private var lastName: String?
     /// How many times the text was actually parsed; tells tests that the cache works.
     public private(set) var parseCount = 0
 
@@ -65,22 +67,26 @@ public final class ConfigReader {
     /// them. The assets come with the check when the config is valid, ready to draw with.
     /// `shouldStop` is asked between images; once it says yes, the load ends unusable, for a
     /// caller who will throw it away (a newer file superseded it).
+    /// When the file is a symlink, its problems name the file it links to, the one to fix: a disk
+    /// image links `/etc/kiosk/kiosk.toml` to the boot partition's file when that one has errors.
     public func load(request: UInt64 = 0, shouldStop: () -> Bool = { false }) -> LoadedConfig {
         let decoded: Decoded
         let source = ConfigSource.pin(path)
+        let linkedFile = ConfigSource.linkedFile(source.file)
+        let name = linkedFile ?? displayName
         do {
             let text = try ConfigFileReader.read(path: source.file)
-            if let lastDecoded, text == lastText, source.directory == lastDirectory {
+            if let lastDecoded, text == lastText, source.directory == lastDirectory, name == lastName {
                 decoded = lastDecoded
             } else {
                 parseCount += 1
-                decoded = Self.decode(text: text, file: displayName, baseDirectory: source.directory)
-                (lastText, lastDirectory, lastDecoded) = (text, source.directory, decoded)
+                decoded = Self.decode(text: text, file: name, baseDirectory: source.directory)
+                (lastText, lastDirectory, lastName, lastDecoded) = (text, source.directory, name, decoded)
             }
         } catch {
-            return LoadedConfig(request: request, check: ConfigCheck(fileError: error, file: displayName, linkedFile: ConfigSource.linkedFile(source.file)), assets: nil)
+            return LoadedConfig(request: request, check: ConfigCheck(fileError: error, file: displayName, linkedFile: linkedFile), assets: nil)
         }
-        var loaded = Self.validate(decoded, file: displayName, searchPath: searchPath, request: request, shouldStop: shouldStop)
+        var loaded = Self.validate(decoded, file: name, searchPath: searchPath, request: request, shouldStop: shouldStop)
         loaded.check.source = source.file
         return loaded
     }

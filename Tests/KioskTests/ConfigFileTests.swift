@@ -123,6 +123,33 @@ import Testing
                 == ["kiosk.toml: cannot read the file: \(dir)/kiosk.toml is a symlink to \"\(scratch.path)/gone.toml\", which does not exist"])
     }
 
+    /// The boot partition's file is text with errors (a TOML syntax error, a value the decoder
+    /// refuses, an icon the validator cannot find): the image links to it too, and every problem
+    /// names it, not the link.
+    @Test func aLinkedTextWithErrorsIsNamedItself() throws {
+        let scratch = ScratchDirectory()
+        let dir = try #require(ConfigSource.realPath(scratch.path))
+        scratch.write("boot-syntax.toml", "[screens.main]\ntitle = \"Caf\u{E9}\n")
+        scratch.write("boot-style.toml", minimalConfig().replacing("\"arc\"", with: "\"wobbly\""))
+        scratch.write("boot-icon.toml", minimalConfig("[[screens.main.items]]\nlabel = \"Door\"\naction = \"back\"\nicon = \"door.png\"\n"))
+        let link = scratch.path + "/kiosk.toml"
+        let reader = ConfigReader(path: link, displayName: "/etc/kiosk/kiosk.toml")
+        for (target, line, words) in [("boot-syntax.toml", 2, "TOML syntax error"), ("boot-style.toml", 2, "wobbly"),
+                                      ("boot-icon.toml", 10, "door.png")] {
+            unlink(link)
+            #expect(symlink(scratch.path + "/" + target, link) == 0)
+            let found = reader.check().problems.filter { $0.severity == .error }.map(\.description)
+            #expect(!found.isEmpty && found.allSatisfy { $0.hasPrefix("\(dir)/\(target):") }, "\(found)")
+            #expect(found.first?.hasPrefix("\(dir)/\(target):\(line):") == true, "\(found)")
+            #expect(found.first?.contains(words) == true, "\(found)")
+        }
+        // The same text copied into place (a regular file): named as the reader was told.
+        unlink(link)
+        scratch.write("kiosk.toml", "[screens.main]\ntitle = \"Caf\u{E9}\n")
+        let copied = reader.check().problems.map(\.description)
+        #expect(copied.count == 1 && copied.first?.hasPrefix("/etc/kiosk/kiosk.toml:2:") == true, "\(copied)")
+    }
+
     @Test func sizesReadNaturally() {
         #expect(ConfigFileError.size(512) == "512 bytes")
         #expect(ConfigFileError.size(10 * 1024) == "10 KiB")
