@@ -35,8 +35,9 @@ import Testing
         return dir.write("kiosk.toml", text)
     }
 
-    static func load(_ path: String, outputSize: (width: Int, height: Int)?) throws -> (KioskConfig, LoadedAssets) {
-        let worker = try ConfigLoadWorker(path: path, displayName: "kiosk.toml")
+    /// `iconBudget`: unbounded by default, so that a loaded test host does not cut the warm-up short.
+    static func load(_ path: String, outputSize: (width: Int, height: Int)?, iconBudget: Double = .infinity) throws -> (KioskConfig, LoadedAssets) {
+        let worker = try ConfigLoadWorker(path: path, displayName: "kiosk.toml", iconBudget: iconBudget)
         worker.request(outputSize: outputSize)
         ConfigLoadWorkerTests.waitForResult(worker)
         let loaded = try #require(worker.takeResult())
@@ -77,6 +78,16 @@ import Testing
     @Test func withoutTheOutputSizeTheLoopRasterizes() throws {
         let dir = ScratchDirectory()
         let (config, assets) = try Self.load(Self.writeConfig(in: dir), outputSize: nil)
+        #expect(assets.iconRasterizations == 0)
+        let app = try KioskApp(config: config, assets: assets, width: 800, height: 480, now: 0)
+        try Self.drawEveryScreen(app)
+        #expect(assets.iconRasterizations > 0)
+    }
+
+    /// A reload's rasterizing stops at its budget; the loop draws the rest when first shown.
+    @Test func aSpentBudgetLeavesTheRestToTheLoop() throws {
+        let dir = ScratchDirectory()
+        let (config, assets) = try Self.load(Self.writeConfig(in: dir), outputSize: (800, 480), iconBudget: 0)
         #expect(assets.iconRasterizations == 0)
         let app = try KioskApp(config: config, assets: assets, width: 800, height: 480, now: 0)
         try Self.drawEveryScreen(app)

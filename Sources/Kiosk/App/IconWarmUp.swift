@@ -10,7 +10,7 @@ import Raster
 /// them. Drawing through the screens themselves, rather than listing sizes beside them, keeps one
 /// owner of where an icon goes and how large.
 ///
-/// Run by a reload's worker, and at start-up once the output is open, before the loop starts (the
+/// Run by a reload's worker (within `ConfigLoadWorker.iconBudget`), and at start-up once the output is open, before the loop starts (the
 /// splash is still up: the first picture waits for it). Not warmed: a panel of another size (a
 /// hotplug, a new mode) lays the screens out again on the loop, and the first frame of each
 /// screen at the new size rasterizes its icons there, once each (the next load warms at the new
@@ -25,7 +25,9 @@ enum IconWarmUp {
         let resources = ScreenResources(theme: config.theme, assets: assets, width: width, height: height)
         let canvas = Canvas(frame)
         let home = config.screen(named: config.home)?.name ?? config.screens.first?.name
-        for screenConfig in config.screens where screenConfig.items.contains(where: { $0.icon.flatMap(assets.vector) != nil }) {
+        // Home first: the screen most likely shown when the load is handed over.
+        let ordered = config.screens.filter { $0.name == home } + config.screens.filter { $0.name != home }
+        for screenConfig in ordered where screenConfig.items.contains(where: { $0.icon.flatMap(assets.vector) != nil }) {
             // Below home a screen has the back button, and a header even without a title, which
             // can move its rows: laid out as the loop will lay it out.
             guard let screen = try? ScreenFactory.make(screenConfig, resources: resources, showsBack: screenConfig.name != home) else { continue }
