@@ -154,7 +154,6 @@ public struct DialShape: MenuShape {
         let text = hubText(selected.label, font: resources.font, rim: theme.highlightWidth)
         let size = text.size
         let metrics = resources.font.lineMetrics(size: size)
-        let showsPosition = controller.count > controller.layout.effectiveSlots(count: controller.count)
         if text.lines.count <= 1 {
             var baseline = c.y + (metrics.ascent - metrics.descent) / 2
             if showsPosition {
@@ -177,6 +176,9 @@ public struct DialShape: MenuShape {
             drawPosition(on: canvas, size: size, baseline: c.y + offsets.position + size * 0.25, color: colors.text, resources: resources)
         }
     }
+
+    /// A window onto a longer list than the dial's slots: the hub says where in it the dial stands.
+    private var showsPosition: Bool { controller.count > controller.layout.effectiveSlots(count: controller.count) }
 
     /// "3 / 12": where in a longer list than the dial's slots it stands.
     private func drawPosition(on canvas: Canvas, size: Double, baseline: Double, color: Color, resources: ScreenResources) {
@@ -215,7 +217,6 @@ public struct DialShape: MenuShape {
         guard one.shortened else { return HubText(lines: [one.text], size: one.size) }
         let words = label.split(whereSeparator: \.isWhitespace).map(String.init)
         if words.count > 1 {
-            let showsPosition = controller.count > controller.layout.effectiveSlots(count: controller.count)
             let offsets = Self.lineOffsets(lines: 2, lineHeight: lineHeight, positionHeight: showsPosition ? labelSize * 0.84 : 0).lines
             // The narrower of the two rooms for both lines: the block need not be centred exactly.
             let width = offsets.map(room(at:)).min() ?? 0

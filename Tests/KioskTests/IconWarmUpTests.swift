@@ -76,21 +76,21 @@ import Testing
 
     /// The control: the same drawing does rasterize when the load was not told the size.
     @Test func withoutTheOutputSizeTheLoopRasterizes() throws {
-        let dir = ScratchDirectory()
-        let (config, assets) = try Self.load(Self.writeConfig(in: dir), outputSize: nil)
-        #expect(assets.iconRasterizations == 0)
-        let app = try KioskApp(config: config, assets: assets, width: 800, height: 480, now: 0)
-        try Self.drawEveryScreen(app)
-        #expect(assets.iconRasterizations > 0)
+        try Self.expectTheLoopRasterizes(outputSize: nil)
     }
 
     /// A reload's rasterizing stops at its budget; the loop draws the rest when first shown.
     @Test func aSpentBudgetLeavesTheRestToTheLoop() throws {
+        try Self.expectTheLoopRasterizes(outputSize: (800, 480), iconBudget: 0)
+    }
+
+    /// A load that rasterized nothing, after which drawing every screen at 800x480 rasterizes.
+    static func expectTheLoopRasterizes(outputSize: (width: Int, height: Int)?, iconBudget: Double = .infinity) throws {
         let dir = ScratchDirectory()
-        let (config, assets) = try Self.load(Self.writeConfig(in: dir), outputSize: (800, 480), iconBudget: 0)
+        let (config, assets) = try load(writeConfig(in: dir), outputSize: outputSize, iconBudget: iconBudget)
         #expect(assets.iconRasterizations == 0)
         let app = try KioskApp(config: config, assets: assets, width: 800, height: 480, now: 0)
-        try Self.drawEveryScreen(app)
+        try drawEveryScreen(app)
         #expect(assets.iconRasterizations > 0)
     }
 

@@ -20,7 +20,7 @@ public final class ConfigLoadWorker {
 
     /// Starts the thread, which sleeps until the first `request()`. Every signal is blocked in it,
     /// so that signals keep going to the loop's signalfd.
-    /// `iconBudget`: seconds a load may spend rasterizing icons (`IconWarmUp`, the shown screen's
+    /// `iconBudget`: seconds a load may spend rasterizing icons (`IconWarmUp`, the home screen's
     /// first) before it hands its result over; what is left is rasterized when first drawn.
     public init(path: String, displayName: String? = nil, searchPath: String? = nil,
                 iconBudget: Double = ConfigLoadWorker.iconBudget) throws(SystemError) {

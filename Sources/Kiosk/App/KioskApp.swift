@@ -335,9 +335,15 @@ public final class KioskApp: FrameSource {
                 Log.info("\"\(id)\" is still switching; press ignored")
                 return
             }
-            actions.record(item.label, .toggle, on ? "switching on" : "switching off")
-            effects.append(.switchToggle(id: id, command: on ? toggle.on : toggle.off, label: Self.plainLabel(item)))
+            switchStarted(item, id: id, toggle: toggle, on: on)
         }
+    }
+
+    /// A switch `LiveValues.beginSwitch` has started, by a press or from outside: recorded, and
+    /// its `on` or `off` command run as an effect.
+    private func switchStarted(_ item: MenuItem, id: String, toggle: ToggleConfig, on: Bool) {
+        actions.record(item.label, .toggle, on ? "switching on" : "switching off")
+        effects.append(.switchToggle(id: id, command: on ? toggle.on : toggle.off, label: Self.plainLabel(item)))
     }
 
     /// An item's label without its value's placeholder (for banners and logs).
@@ -483,8 +489,7 @@ public final class KioskApp: FrameSource {
         guard values.beginSwitch(id, to: on, now: now) != nil else {
             throw .badArgument("\"\(id)\" is still switching; ask again when that ends")
         }
-        actions.record(item.label, .toggle, on ? "switching on" : "switching off")
-        effects.append(.switchToggle(id: id, command: on ? toggle.on : toggle.off, label: Self.plainLabel(item)))
+        switchStarted(item, id: id, toggle: toggle, on: on)
         frameNeed.raise(to: .changed)
     }
 
