@@ -4,6 +4,7 @@ An entry is a directory `<kind>/<key>`; it is built in a temporary sibling and r
 into place only when complete, so an interrupted build never leaves a half entry.
 """
 import contextlib
+import errno
 import fcntl
 import hashlib
 import os
@@ -14,6 +15,7 @@ from pathlib import Path
 
 ROOT = Path(os.environ.get("KIOSK_E2E_CACHE", Path.home() / ".cache" / "kiosk-e2e"))
 E2E_DIR = Path(__file__).resolve().parents[2]  # Tests/e2e
+MIN_FREE = 4 << 30  # the largest entry (a root tree and its ext4 image) takes about 2 GiB
 
 
 def log(msg):
@@ -59,12 +61,20 @@ def entry(kind, key, build, what=None):
         shutil.rmtree(stale, ignore_errors=True)
     tmp = ROOT / kind / f".tmp-{key}-{os.getpid()}"
     tmp.mkdir(parents=True)
+    free = shutil.disk_usage(tmp).free
+    if free < MIN_FREE:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise RuntimeError(f"building {what or kind} needs about {MIN_FREE >> 30} GiB free in {ROOT}, "
+                           f"there are {free / 2**30:.1f}: free some (or set KIOSK_E2E_CACHE to a roomier folder) and rerun")
     log(f"building {what or kind} ({key}) ...")
     t0 = time.monotonic()
     try:
         build(tmp)
-    except BaseException:
+    except BaseException as e:
         shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(e, OSError) and e.errno == errno.ENOSPC or "No space left on device" in str(e):
+            raise RuntimeError(f"the disk filled while building {what or kind} in {ROOT} (the half-built entry "
+                               f"is removed): free some space and rerun\n{e}") from e
         raise
     tmp.rename(final)
     log(f"built {what or kind} in {time.monotonic() - t0:.1f}s")

@@ -1,17 +1,17 @@
 """Debian's kernel for the guest: the uncompressed vmlinux, and the few modules the guest
 loads (vkms built out of tree, since Debian's config leaves it out).
 
-Inputs: the version of `linux-image-amd64`'s dependency in apt, and this file.
+Inputs: the packages kernel_choice picks (the image `linux-image-amd64` depends on, or the newest
+complete older set), and this file.
 """
 import lzma
 import os
-import re
 import shutil
 import subprocess
 import tarfile
 from pathlib import Path
 
-from . import cache
+from . import cache, kernel_choice
 from .cache import log
 
 # Loaded by the guest in this order (modprobe --show-depends adds the dependencies).
@@ -30,44 +30,89 @@ def run(cmd, **kw):
     return r.stdout
 
 
-def apt_kernel():
-    """(abi, package version) of the kernel apt would install, e.g. ('6.1.0-56-amd64', '6.1.192-2')."""
+def apt_ask(opts=()):
+    """apt-cache with opts (another suite's lists: target.Apt), for kernel_choice.Answers."""
+    def ask(args):
+        r = subprocess.run(["apt-cache", *opts, *args], text=True, capture_output=True)
+        return r.stdout if r.returncode == 0 else None
+    return ask
+
+
+def cached_debs():
+    """(package, version) of every .deb in the cache's debs folder."""
+    debs = cache.ROOT / "debs"
+    found = []
+    for f in debs.glob("*.deb") if debs.is_dir() else ():
+        parts = f.name[:-4].split("_")
+        if len(parts) == 3:
+            found.append((parts[0], parts[1].replace("%3a", ":")))
+    return found
+
+
+def choose_kernel(meta, flavour, with_build, env, opts=(), fetch=None):
+    """The kernel set (kernel_choice) for this machine: chosen from apt's lists and the cached
+    .debs, downloaded; if a download fails (apt offline), chosen again from the cache alone."""
+    pin = None
+    override = os.environ.get(env)  # "ABI=VERSION", e.g. when apt is offline
+    if override:
+        if "=" not in override:
+            raise RuntimeError(f"{env}={override!r}: expected ABI=VERSION, e.g. 6.1.0-56-amd64=6.1.192-2")
+        pin = tuple(override.split("=", 1))
+    answers = kernel_choice.Answers(apt_ask(opts), cached_debs())
+    chosen = kernel_choice.choose(answers, meta, flavour, with_build, pin)
     try:
-        deps = run(["apt-cache", "depends", "linux-image-amd64"])
+        debs = download(chosen.packages, fetch)
     except RuntimeError as e:
-        raise RuntimeError(f"{e}\n(no apt lists? run `apt-get update`, or set KIOSK_E2E_KERNEL=ABI=VERSION)")
-    m = re.search(r"Depends: linux-image-(\S+)", deps)
-    if not m:
-        raise RuntimeError(f"cannot find the kernel in `apt-cache depends linux-image-amd64`:\n{deps}")
-    abi = m.group(1)
-    policy = run(["apt-cache", "policy", f"linux-image-{abi}"])
-    ver = re.search(r"Candidate: (\S+)", policy).group(1)
-    return abi, ver
+        offline = kernel_choice.Answers(lambda args: None, cached_debs())
+        try:
+            fallback = kernel_choice.choose(offline, meta, flavour, with_build, pin, hint=chosen.abi)
+        except kernel_choice.NoKernelSet:
+            raise RuntimeError(f"{e}\nthe set chosen: {chosen.describe()}\nnothing complete is cached either: "
+                               f"run `apt-get update` and retry, or set {env}=ABI=VERSION to a set that exists")
+        log(f"download failed, using the cached set instead: {fallback.describe()}")
+        chosen, debs = fallback, download(fallback.packages, fetch)
+    for line in chosen.why:
+        log(f"kernel: {line}")
+    return chosen, debs
 
 
-def download(pkgs, ver):
-    """The .deb files for pkgs at version ver, from the cache or `apt-get download`."""
+def download(pkgs, fetch=None):
+    """The .deb files for pkgs ({package: version}), from the cache or `apt-get download` (fetch:
+    another apt's download). Fetched into a temporary folder and moved in whole, so a killed run
+    never leaves a truncated .deb under the name of a good one."""
     debs = cache.ROOT / "debs"
     debs.mkdir(parents=True, exist_ok=True)
-    qver = ver.replace(":", "%3a")
     found, missing = {}, []
-    for p in pkgs:
-        hits = list(debs.glob(f"{p}_{qver}_*.deb"))
+    for p, ver in pkgs.items():
+        hits = list(debs.glob(f"{p}_{ver.replace(':', '%3a')}_*.deb"))
         if hits:
             found[p] = hits[0]
         else:
             missing.append(p)
     if missing:
-        log(f"apt-get download {' '.join(missing)}")
-        r = subprocess.run(["apt-get", "download", *[f"{p}={ver}" for p in missing]],
-                           cwd=debs, text=True, capture_output=True)
-        if r.returncode != 0:
-            raise RuntimeError(f"apt-get download failed (run `apt-get update`?):\n{r.stderr}")
-        for p in missing:
-            found[p] = next(debs.glob(f"{p}_{qver}_*.deb"))
-            for old in debs.glob(f"{p}_*.deb"):  # older versions of the same package
-                if old != found[p]:
-                    old.unlink()
+        specs = [f"{p}={pkgs[p]}" for p in missing]
+        log(f"apt-get download {' '.join(specs)}")
+        tmp = debs / f".tmp-{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir()
+        try:
+            if fetch:
+                fetch(specs, tmp)
+            else:
+                r = subprocess.run(["apt-get", "download", *specs], cwd=tmp, text=True, capture_output=True)
+                if r.returncode != 0:
+                    raise RuntimeError(f"apt-get download failed (apt offline, or lists old: run `apt-get update`):\n{r.stderr.strip()}")
+            for p in missing:
+                got = list(tmp.glob(f"{p}_{pkgs[p].replace(':', '%3a')}_*.deb"))
+                if not got:
+                    raise RuntimeError(f"apt-get download left no {p} {pkgs[p]}")
+                found[p] = debs / got[0].name
+                got[0].rename(found[p])
+                for old in debs.glob(f"{p}_*.deb"):  # older versions of the same package
+                    if old != found[p]:
+                        old.unlink()
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
     return found
 
 
@@ -141,11 +186,9 @@ def module_order(full, abi, names):
     return order
 
 
-def build(out, abi, ver):
+def build(out, chosen, debs):
+    abi, ver = chosen.abi, chosen.version
     series = ".".join(abi.split(".")[:2])  # 6.1
-    pkgs = [f"linux-image-{abi}", f"linux-headers-{abi}", f"linux-headers-{abi.rsplit('-', 1)[0]}-common",
-            f"linux-kbuild-{series}", f"linux-source-{series}"]
-    debs = download(pkgs, ver)
     work = out / "work"
     full = work / "image"
     full.mkdir(parents=True)
@@ -159,12 +202,13 @@ def build(out, abi, ver):
     keep_modules(full, out, abi, MODULES, ROOTFS_MODULES)
     (out / "abi").write_text(abi + "\n")
     (out / "version").write_text(ver + "\n")
+    (out / "packages").write_text("".join(f"{p} {v}\n" for p, v in chosen.packages.items()))
     shutil.rmtree(work)
 
 
 def kernel():
     """The cache entry with vmlinux, modules/ (a root tree), modules.load, abi."""
-    override = os.environ.get("KIOSK_E2E_KERNEL")  # "ABI=VERSION", e.g. when apt is offline
-    abi, ver = override.split("=", 1) if override else apt_kernel()
-    key = cache.key_of(abi, ver, Path(__file__))
-    return cache.entry("kernel", key, lambda out: build(out, abi, ver), f"kernel {abi} ({ver}) + vkms")
+    chosen, debs = choose_kernel("linux-image-amd64", "amd64", True, "KIOSK_E2E_KERNEL")
+    key = cache.key_of(chosen.key(), Path(__file__))
+    return cache.entry("kernel", key, lambda out: build(out, chosen, debs),
+                       f"kernel {chosen.abi} ({chosen.version}) + vkms")

@@ -3,17 +3,15 @@ guests load (virtio-gpu is the display: Debian's arm64 kernel has it as a module
 Kept apart from kernel.py so that the amd64 kernel's cache key (which hashes kernel.py) stays
 what it was.
 
-Inputs: the version of `linux-image-arm64`'s dependency in trixie (target.Apt), and this file.
+Inputs: the image kernel_choice picks in trixie's lists (target.Apt), and this file.
 """
 import lzma
-import os
-import re
 import shutil
 from pathlib import Path
 
 from . import cache
 from .cache import log
-from .kernel import kernel, keep_modules, run
+from .kernel import choose_kernel, kernel, keep_modules, run
 
 
 # arm64 (Debian 13): virtio-gpu is the display (built into Debian's arm64 kernel; there is no
@@ -22,34 +20,13 @@ ARM64_MODULES = ["virtio_gpu", "evdev", "uinput", "virtio_pci", "virtio_blk", "v
 ARM64_ROOTFS_MODULES = ["crc32c_generic", "ext4"]
 
 
-def apt_kernel_for(apt, meta):
-    """(abi, version) of the kernel the metapackage meta depends on, in that apt's lists."""
-    deps = apt.cache_cmd("depends", meta)
-    m = re.search(r"Depends: linux-image-(\S+)", deps)
-    if not m:
-        raise RuntimeError(f"cannot find the kernel in `apt-cache depends {meta}` ({apt.suite} {apt.arch}):\n{deps}")
-    abi = m.group(1)
-    ver = re.search(r"Candidate: (\S+)", apt.cache_cmd("policy", f"linux-image-{abi}")).group(1)
-    return abi, ver
-
-
-def build_arm64(out, apt, abi, ver):
+def build_arm64(out, chosen, debs):
     import gzip
-    debs = cache.ROOT / "debs"
-    debs.mkdir(parents=True, exist_ok=True)
-    pkg = f"linux-image-{abi}"
-    qver = ver.replace(":", "%3a")
-    hits = list(debs.glob(f"{pkg}_{qver}_arm64.deb"))
-    if not hits:
-        log(f"apt-get download {pkg}={ver} (trixie arm64)")
-        apt.download([f"{pkg}={ver}"], debs)
-        hits = list(debs.glob(f"{pkg}_{qver}_arm64.deb"))
-        if not hits:
-            raise RuntimeError(f"apt-get download left no {pkg}_{qver}_arm64.deb in {debs}")
+    abi, ver = chosen.abi, chosen.version
     work = out / "work"
     full = work / "image"
     full.mkdir(parents=True)
-    run(["dpkg", "-x", str(hits[0]), str(full)])
+    run(["dpkg", "-x", str(debs[f"linux-image-{abi}"]), str(full)])
     data = (full / "boot" / f"vmlinuz-{abi}").read_bytes()
     # Debian's arm64 vmlinuz is a gzipped Image: unpacked here once, not by qemu at each boot.
     image = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
@@ -72,6 +49,7 @@ def build_arm64(out, apt, abi, ver):
     keep_modules(full, out, abi, ARM64_MODULES, ARM64_ROOTFS_MODULES)
     (out / "abi").write_text(abi + "\n")
     (out / "version").write_text(ver + "\n")
+    (out / "packages").write_text("".join(f"{p} {v}\n" for p, v in chosen.packages.items()))
     shutil.rmtree(work)
 
 
@@ -82,8 +60,12 @@ def kernel_for(target):
         return kernel()
     from .target import Apt
     apt = Apt(target.suite, "arm64")
-    override = os.environ.get("KIOSK_E2E_KERNEL_ARM64")  # "ABI=VERSION" when apt is offline
-    abi, ver = override.split("=", 1) if override else apt_kernel_for(apt, "linux-image-arm64")
-    key = cache.key_of("arm64", abi, ver, Path(__file__), Path(__file__).with_name("kernel.py"))
-    return cache.entry("kernel-arm64", key, lambda out: build_arm64(out, apt, abi, ver),
-                       f"kernel {abi} ({ver}, {target.suite} arm64)")
+    try:
+        apt.update()
+    except RuntimeError as e:  # offline: the lists of before, or the cached .debs, still choose
+        log(f"warning: {e}")
+    chosen, debs = choose_kernel("linux-image-arm64", "arm64", False, "KIOSK_E2E_KERNEL_ARM64",
+                                 opts=apt.opts, fetch=apt.download)
+    key = cache.key_of("arm64", chosen.key(), Path(__file__), Path(__file__).with_name("kernel.py"))
+    return cache.entry("kernel-arm64", key, lambda out: build_arm64(out, chosen, debs),
+                       f"kernel {chosen.abi} ({chosen.version}, {target.suite} arm64)")

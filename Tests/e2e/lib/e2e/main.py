@@ -36,6 +36,9 @@ def parse_args(argv):
     p.add_argument("scenarios", nargs="*", metavar="SCENARIO",
                    help="scenario names (see --list) or paths to scenario directories; default: all")
     p.add_argument("--list", action="store_true", help="list the scenarios and exit")
+    p.add_argument("--prepare", action="store_true",
+                   help="make (or find) everything the selected scenarios boot: the kernel, the guest "
+                        "helpers and each boot mode's images in the cache; run nothing")
     p.add_argument("--payload", action="append", default=[], metavar="FILE",
                    help="a host binary to put on the guest's PATH (with its libraries); repeatable")
     p.add_argument("--kiosk", default=str(REPO / ".build-static/release/kiosk"), metavar="FILE",
@@ -270,6 +273,21 @@ def main(argv):
     selected = scenario.select(args.scenarios)
     target = Target(args.arch, args.suite)
     preflight(target)
+    if args.prepare:
+        t0 = time.monotonic()
+        try:
+            with cache.locked():
+                guest = Guest(kernel_arm64.kernel_for(target), target)
+                tools.kiosk_uinput(target.arch)
+                if target.arch == "amd64":
+                    tools.kiosk_drmstate()
+            for mode in sorted({sc.mode for sc in selected}):
+                guest.get(mode)
+        except RuntimeError as e:
+            print(f"FAIL preparing the guest: {e}", file=sys.stderr)
+            return 1
+        log(f"prepared {target} ({', '.join(sorted({sc.mode for sc in selected}))}) in {time.monotonic() - t0:.1f}s")
+        return 0
     if target.arch == "arm64" and not Path(args.host_kiosk).is_file():
         raise SystemExit(f"e2e: --arch arm64 needs the host's x86_64 kiosk for reference renders: "
                          f"{args.host_kiosk} missing (build it: `{KIOSK_BUILD}`, or pass --host-kiosk)")
