@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(
             name: "KioskTests",
             dependencies: ["Kiosk", "KioskSystem", "KioskConfiguration", "DRMOutput", "InputSources", "MenuScreens", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "TestSupport"],
-            exclude: ["Golden", "ConfigFixtures"]
+            exclude: ["Golden", "ConfigFixtures", "StrangerConfigs"]
         ),
         // Shared by the test targets only (never by a product): golden-image comparison, a seeded RNG.
         .target(name: "TestSupport", dependencies: ["Raster"], path: "Tests/TestSupport"),

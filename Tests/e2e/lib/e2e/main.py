@@ -263,6 +263,19 @@ def run_scenario(sc, args, guest, payload_files, results_root):
     return failures + r.failures, boot.serial
 
 
+def cpu_jiffies():
+    """(busy, total) jiffies of all the host's CPUs, from /proc/stat."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return sum(fields) - fields[3] - fields[4], sum(fields)
+
+
+def cpu_share(before, after):
+    """How busy the host's CPUs were between two cpu_jiffies(), in percent: how much room a
+    scenario leaves for other work beside it."""
+    total = after[1] - before[1]
+    return round(100 * (after[0] - before[0]) / total) if total > 0 else 0
+
+
 def main(argv):
     args = parse_args(argv)
     if args.list:
@@ -325,14 +338,15 @@ def main(argv):
                                                  else f".build-e2e/results-{target.arch}-{target.suite}")))
     failed = []
     for sc in selected:
-        t = time.monotonic()
+        t, c = time.monotonic(), cpu_jiffies()
         failures, serial = run_scenario(sc, args, guest, payload_files, results_root)
         took = time.monotonic() - t
+        busy = cpu_share(c, cpu_jiffies())
         if not failures:
-            print(f"PASS {sc.name} ({took:.1f}s)", flush=True)
+            print(f"PASS {sc.name} ({took:.1f}s, host CPU {busy}%)", flush=True)
             continue
         failed.append(sc.name)
-        print(f"FAIL {sc.name} ({took:.1f}s)")
+        print(f"FAIL {sc.name} ({took:.1f}s, host CPU {busy}%)")
         for f in failures:
             print("    " + f.replace("\n", "\n    "))
         if serial:
