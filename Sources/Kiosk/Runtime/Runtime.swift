@@ -89,11 +89,7 @@ public final class Runtime {
 
     /// TERM/INT stop, HUP reloads, USR1 takes a screenshot, USR2 is the VT's switch signal, CHLD reaps.
     public static var handledSignals: [Int32] {
-        var signals = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2, SIGCHLD]
-        #if KIOSK_TEST_HOOKS
-        signals.append(SIGURG)  // test-only hang hook, see signalsArrived()
-        #endif
-        return signals
+        [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2, SIGCHLD]
     }
 
     /// `signals` must be made first of all, so that a signal during start-up is queued, not fatal.
@@ -495,13 +491,6 @@ public final class Runtime {
                 childrenEnded()
             case SIGUSR1:
                 screenshot()
-            #if KIOSK_TEST_HOOKS
-            case SIGURG:
-                // Test-only (built with -DKIOSK_TEST_HOOKS, never in release builds): the event loop
-                // hangs, so WATCHDOG=1 stops and systemd's watchdog has to kill and restart the kiosk.
-                Log.warning("test hook: SIGURG, hanging the event loop")
-                while true { sleep(1) }
-            #endif
             default:
                 _ = output.handle(signal: s)
             }

@@ -1,11 +1,14 @@
 """Tests/e2e/run: prepares the guest (cached), boots one VM per scenario, checks the results."""
 import argparse
+import concurrent.futures
+import json
 import importlib.util
 import os
 import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import traceback
 from pathlib import Path
@@ -57,6 +60,10 @@ def parse_args(argv):
                    help="where each scenario's serial.log and returned files go (default .build-e2e/results, "
                         ".build-e2e/results-ARCH-SUITE for another --arch or --suite)")
     p.add_argument("-v", "--verbose", action="store_true", help="stream the guest's serial console")
+    p.add_argument("--jobs", type=int, default=int(os.environ.get("KIOSK_E2E_JOBS", 1)), metavar="N",
+                   help="guests to run at once (default 1, or KIOSK_E2E_JOBS): the longest scenarios first, "
+                        "those marked `e2e-alone` afterwards one by one; a guest that waits leaves the host's "
+                        "CPUs to the other")
     p.add_argument("--timeout-scale", type=float, default=float(os.environ.get("KIOSK_E2E_TIMEOUT_SCALE", 1)),
                    help="multiply every scenario's timeout (slow machines)")
     return p.parse_args(argv)
@@ -263,6 +270,33 @@ def run_scenario(sc, args, guest, payload_files, results_root):
     return failures + r.failures, boot.serial
 
 
+class Durations:
+    """How long each scenario took when it last passed (in the cache, per target): --jobs starts
+    the longest first, so that the last guests to finish do not run alone for long."""
+
+    def __init__(self, target):
+        self.path = cache.ROOT / f"durations-{target.arch}-{target.suite}.json"
+        try:
+            self.known = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            self.known = {}
+
+    def expected(self, sc):
+        return self.known.get(sc.name, sc.timeout / 3)
+
+    def record(self, sc, seconds):
+        self.known[sc.name] = round(seconds, 1)
+
+    def save(self):
+        try:
+            cache.ROOT.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(self.known, indent=1, sort_keys=True))
+            tmp.rename(self.path)
+        except OSError:
+            pass
+
+
 def cpu_jiffies():
     """(busy, total) jiffies of all the host's CPUs, from /proc/stat."""
     fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
@@ -294,6 +328,7 @@ def main(argv):
                 tools.kiosk_uinput(target.arch)
                 if target.arch == "amd64":
                     tools.kiosk_drmstate()
+                    tools.kiosk_freeze_thread()
             for mode in sorted({sc.mode for sc in selected}):
                 guest.get(mode)
         except RuntimeError as e:
@@ -314,7 +349,7 @@ def main(argv):
             # kiosk-drmstate links libdrm statically: there is no arm64 libdrm.a on the host, and
             # none of the scenarios run on arm64 uses it.
             payload_files = ([tools.kiosk_uinput("arm64")] if target.arch == "arm64"
-                             else [tools.kiosk_uinput(), tools.kiosk_drmstate()])
+                             else [tools.kiosk_uinput(), tools.kiosk_drmstate(), tools.kiosk_freeze_thread()])
     except RuntimeError as e:
         print(f"FAIL preparing the guest: {e}", file=sys.stderr)
         return 1
@@ -337,23 +372,49 @@ def main(argv):
     results_root = Path(args.results or (REPO / (".build-e2e/results" if target.native
                                                  else f".build-e2e/results-{target.arch}-{target.suite}")))
     failed = []
-    for sc in selected:
+    durations = Durations(target)
+    printing = threading.Lock()
+
+    def one(sc, beside):
         t, c = time.monotonic(), cpu_jiffies()
         failures, serial = run_scenario(sc, args, guest, payload_files, results_root)
         took = time.monotonic() - t
         busy = cpu_share(c, cpu_jiffies())
-        if not failures:
-            print(f"PASS {sc.name} ({took:.1f}s, host CPU {busy}%)", flush=True)
-            continue
-        failed.append(sc.name)
-        print(f"FAIL {sc.name} ({took:.1f}s, host CPU {busy}%)")
-        for f in failures:
-            print("    " + f.replace("\n", "\n    "))
-        if serial:
-            print(f"    --- serial log, last {SERIAL_TAIL} lines (full: {results_root / sc.name / 'serial.log'}) ---")
-            for line in serial.splitlines()[-SERIAL_TAIL:]:
-                print("    | " + line)
-        sys.stdout.flush()
+        also = f", beside {beside - 1} other guest(s)" if beside > 1 else ""
+        with printing:
+            if not failures:
+                durations.record(sc, took)
+                print(f"PASS {sc.name} ({took:.1f}s, host CPU {busy}%{also})", flush=True)
+                return
+            failed.append(sc.name)
+            print(f"FAIL {sc.name} ({took:.1f}s, host CPU {busy}%{also})")
+            for f in failures:
+                print("    " + f.replace("\n", "\n    "))
+            if serial:
+                print(f"    --- serial log, last {SERIAL_TAIL} lines (full: {results_root / sc.name / 'serial.log'}) ---")
+                for line in serial.splitlines()[-SERIAL_TAIL:]:
+                    print("    | " + line)
+            sys.stdout.flush()
+
+    jobs = max(1, args.jobs)
+    if jobs == 1:
+        for sc in selected:
+            one(sc, 1)
+    else:
+        for mode in sorted({sc.mode for sc in selected}):  # made once, before guests race for them
+            try:
+                guest.get(mode)
+            except Exception:
+                pass  # run_scenario reports it for each scenario of that mode
+        shared = sorted((sc for sc in selected if not sc.alone), key=durations.expected, reverse=True)
+        log(f"{len(shared)} scenario(s) {jobs} at a time, longest first; then {len(selected) - len(shared)} alone")
+        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+            for f in [pool.submit(one, sc, min(jobs, len(shared))) for sc in shared]:
+                f.result()
+        for sc in selected:
+            if sc.alone:
+                one(sc, 1)
+    durations.save()
     total = time.monotonic() - t0
     print(f"{len(selected) - len(failed)}/{len(selected)} scenarios passed in {total:.1f}s"
           + (f"; failed: {' '.join(failed)}" if failed else ""))

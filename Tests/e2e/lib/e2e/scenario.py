@@ -13,6 +13,8 @@ guest.sh may start with header comments that configure the run:
                               free loopback port of the host forwarded to the guest's sshd,
                               root reachable with a key made for the run (systemd mode); the
                               scenario's host.py, if any, acts from the host while it runs
+    # e2e-alone: WHY          with --jobs, no other guest runs beside this one (WHY: what it
+                              times that another guest's load on the host would distort)
 """
 import re
 from pathlib import Path
@@ -32,6 +34,7 @@ class Scenario:
         self.silence = 120
         self.ends = None
         self.net = None
+        self.alone = None
         self.host = path / "host.py" if (path / "host.py").is_file() else None
         for line in self.guest.read_text().splitlines():
             m = re.match(r"#\s*e2e-(\w+):\s*(.*?)\s*$", line)
@@ -52,6 +55,8 @@ class Scenario:
                 if v not in ("poweroff", "reboot"):
                     raise ValueError(f"{self.guest}: e2e-ends: {v!r} (poweroff or reboot)")
                 self.ends = v
+            elif k == "alone":
+                self.alone = v or "yes"
             elif k == "net":
                 if v != "ssh":
                     raise ValueError(f"{self.guest}: e2e-net: {v!r} (ssh)")

@@ -26,6 +26,21 @@ def kiosk_uinput(arch="amd64"):
     return cache.entry(kind, key, build, f"kiosk-uinput ({arch})") / "kiosk-uinput"
 
 
+def kiosk_freeze_thread():
+    """kiosk-freeze-thread: stops one thread of a process with ptrace (service-watchdog hangs the
+    kiosk's event loop with it), linked statically."""
+    src = TOOLS / "kiosk-freeze-thread.c"
+    cc = subprocess.run(["gcc", "--version"], text=True, capture_output=True, check=True).stdout.split("\n")[0]
+
+    def build(out):
+        r = subprocess.run(["gcc", "-static", "-O2", "-Wall", "-Wextra", "-Werror",
+                            "-o", str(out / "kiosk-freeze-thread"), str(src)], text=True, capture_output=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"building kiosk-freeze-thread failed:\n{r.stderr}")
+
+    return cache.entry("tools", cache.key_of(src, cc), build, "kiosk-freeze-thread") / "kiosk-freeze-thread"
+
+
 def kiosk_drmstate():
     """kiosk-drmstate: connectors (DPMS) and CRTCs (ACTIVE) as libdrm reads them, linked statically."""
     src = TOOLS / "kiosk-drmstate.c"
