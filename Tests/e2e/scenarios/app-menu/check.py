@@ -32,9 +32,11 @@ def check(r):
         kiosk.expect_same_image(r, "boot.png", "render-boot-x86_64.png")
 
     cs = int(r.text("reload-centiseconds.txt").strip())
+    # How long is a figure (BENCHMARKS.md, "Reload"), not a test: under TCG it follows the host's
+    # speed and load (880-1450 ms on the same code). That it applied within the 10 s guest.sh
+    # waits for it is the test.
     r.note(f"config replacement applied {cs * 10} ms after the rename")
-    # 1 s; times r.slow where the guest is emulated more slowly than amd64 (arm64 under TCG: 3 s).
-    r.expect(cs <= 100 * r.slow, f"the replaced config took {cs * 10} ms to apply (limit {r.slow} s)")
+    r.expect(cs < 1000, f"the replaced config was not applied within 10 s of the rename ({cs * 10} ms)")
     reloaded = status(r, "status-reloaded.json")
     r.expect(reloaded["generation"] == 2 and reloaded["pid"] == boot["pid"], f"after reload: {reloaded}")
     r.expect_rc("render-reloaded", 0)

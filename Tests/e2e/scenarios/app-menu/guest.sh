@@ -1,7 +1,8 @@
 # e2e-timeout: 400
 # e2e-needs: kiosk
+# e2e-alone: the reload time (a figure) and the drag's release velocity
 # The kiosk boots to the menu of the example config; a remote-style replacement of the config
-# (write a temporary file, rename it over) changes the menu within a second, same PID; an
+# (write a temporary file, rename it over) changes the menu, same PID (how soon: a figure); an
 # invalid replacement keeps the old menu and shows a banner; a finger held through a rename goes
 # on dragging the new menu and its release settles it; then an `exec` item started by a key press
 # hands the display to another DRM program and takes it back when it exits.

@@ -1,5 +1,6 @@
 # e2e-timeout: 900
 # e2e-needs: kiosk
+# e2e-alone: idle timers and wake-to-flip latency, a figure
 # [power] on vkms: started with [power] at 0 (never) for the lit reference, then reloaded to dim
 # after 1 s and go off after 4 s without input; the connector's
 # DPMS and the CRTC's ACTIVE are read through libdrm (kiosk-drmstate) while it is off, and no frame

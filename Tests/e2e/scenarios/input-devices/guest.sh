@@ -1,5 +1,6 @@
 # e2e-timeout: 300
 # e2e-needs: kiosk
+# e2e-alone: a flick's momentum comes from the injected events' timing
 # kiosk demo answers a touchscreen, a wheel knob, a key knob and a REL_DIAL dial created
 # through uinput; each step waits for the menu to settle. Scene S1 geometry at 1024x768,
 # offset 0: item k's row is centred at y = 384 + k*768/9 and x = 1024 - 230.4*cos(asin((y-384)/384)) - 97.28 - 16.

@@ -1,5 +1,6 @@
 # e2e-timeout: 900
 # e2e-needs: kiosk
+# e2e-alone: taps spaced in time and 20 s capture windows
 # A PIN-locked screen on vkms, by touch and by knob: the hash from `kiosk hash-pin` on the
 # device; five wrong PINs by touch lock the keypad out (one log line, counted in the status, a
 # countdown on screen, the right PIN refused meanwhile); after the lockout the right PIN by

@@ -1,6 +1,7 @@
 # e2e-mode: systemd
 # e2e-timeout: 600
 # e2e-needs: kiosk
+# e2e-alone: the selection moving while a 1 MB config loads (two threads' relative speed)
 # Config loads never stall the event loop. A fleet-style rename of (a) a config whose icon is an
 # 8000x8000 PNG (17 KB on disk, 256 MB decoded): refused from the PNG's header with a clear
 # line, the old config kept, same PID, no watchdog kill, memory unchanged; (b) a valid config

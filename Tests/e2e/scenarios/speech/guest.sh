@@ -1,6 +1,7 @@
 # e2e-mode: systemd
 # e2e-timeout: 420
 # e2e-needs: kiosk
+# e2e-alone: audio captured in fixed windows while the kiosk speaks
 # The menu speaks (issue 23): the installed service with [speech] on snd-aloop's playback side,
 # arecord on its capture side. One detent says "Coffee"; ten fast detents (50 ms apart) say
 # only where they stop, the Arabic "قهوة" in the Arabic voice; the PIN keypad by touch says

@@ -1,5 +1,6 @@
 # e2e-timeout: 300
 # e2e-needs: kiosk
+# e2e-alone: how many frames two transitions and a flick draw
 # Transitions on vkms at 800x600: two fingers on "Drinks" open nothing; a tap opens it (a push
 # slide), a flick scrolls its list, Escape goes back (a pop slide). The kiosk's CPU time over
 # those frames (utime+stime from /proc/PID/stat) and the frames it presented (kiosk_frames_total)
