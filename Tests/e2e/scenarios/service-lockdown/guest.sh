@@ -2,6 +2,7 @@
 # e2e-timeout: 480
 # e2e-needs: kiosk
 # e2e-ends: reboot
+# e2e-alone: seven Ctrl+Alt+Del within 2 s (PID 1 heard 6 of 7 beside another guest)
 # A public device's keyboard: `scripts/install --lockdown` (kiosk-lockdown) turns off the magic
 # SysRq keys, Ctrl+Alt+Del and its 7-in-2-s burst, and the gettys on other terminals. From a
 # uinput keyboard then: Alt+SysRq+B, Ctrl+Alt+Del x7 within 2 s and Ctrl+Alt+F2 leave the same
