@@ -55,10 +55,11 @@ def host(h):
     bundles = work / "bundles"
     a = bundle(bundles / "a", "Fleet A", icons_a)
     b = bundle(bundles / "b", "Fleet B", icons_b)
-    missing = bundle(bundles / "bad-missing", "Missing", icons_a, lambda t: t.replace("icons/radio.png", "icons/missing.png"))
-    dangling = bundle(bundles / "bad-dangling", "Dangling", icons_a)
-    (dangling / "icons/radio.png").unlink()
-    os.symlink("../nowhere.png", dangling / "icons/radio.png")
+    # Both faults in one bundle (one playbook run: each costs about two minutes under TCG): a
+    # missing icon, and an icon that is a dangling symlink. The refusal must name both.
+    bad = bundle(bundles / "bad", "Bad", icons_a, lambda t: t.replace("icons/radio.png", "icons/missing.png"))
+    (bad / "icons/settings.png").unlink()
+    os.symlink("../nowhere.png", bad / "icons/settings.png")
     # What a half-applied push would show, for check.py to know them apart from A and B.
     bundle(bundles / "half-new-text-old-icons", "Fleet B", icons_a)
     bundle(bundles / "half-old-text-new-icons", "Fleet A", icons_b)
@@ -92,9 +93,8 @@ def host(h):
         applied("install", play("install", a, "-e", f"kiosk_deb={deb}"))
     with h.step("icons"):
         applied("icons", play("icons", b))
-    with h.step("bad-missing"):
-        refused("bad-missing", play("bad-missing", missing), "icons/missing.png", "does not exist")
-    with h.step("bad-dangling"):
-        refused("bad-dangling", play("bad-dangling", dangling), "icons/radio.png", "is a symlink to", "../nowhere.png", "which does not exist")
+    with h.step("bad"):
+        refused("bad", play("bad", bad), "icons/missing.png", "does not exist",
+                "icons/settings.png", "is a symlink to", "../nowhere.png", "which does not exist")
     with h.step("again"):
         applied("again", play("again", a))

@@ -18,14 +18,19 @@ record() {
 record start
 
 # Three batches of 100 rapid replacements, each a different text (rename over the old file, as
-# a fleet does): growth that repeats per batch is a leak, a one-off is warm-up.
+# a fleet does): growth that repeats per batch is a leak, a one-off is warm-up. One python3 writes
+# and renames them (as a sed and a mv each, the 300 took about 4.5 minutes under TCG).
 for batch in 1 2 3; do
-    i=$(( (batch - 1) * 100 + 1 ))
-    while [ $i -le $((batch * 100)) ]; do
-        replace_config "s/^label = \"Media\"/label = \"Media $i\"/"
-        sleep 0.05
-        i=$((i + 1))
-    done
+    python3 - "$batch" <<'PY'
+import re, sys, os, time
+batch = int(sys.argv[1])
+text = open("/scenario/systemd/kiosk.toml").read()
+for i in range((batch - 1) * 100 + 1, batch * 100 + 1):
+    with open("/etc/kiosk/.kiosk.toml.new", "w") as f:
+        f.write(re.sub(r'^label = "Media"', f'label = "Media {i}"', text, flags=re.M))
+    os.rename("/etc/kiosk/.kiosk.toml.new", "/etc/kiosk/kiosk.toml")
+    time.sleep(0.05)
+PY
     e2e_wait_for 20 grep -q "\"selected_label\": \"Media $((batch * 100))\"" /run/kiosk/status.json
     sleep 3
     record "after-$((batch * 100))-configs"
