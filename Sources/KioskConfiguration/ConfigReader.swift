@@ -137,7 +137,9 @@ public final class ConfigReader {
             root = try TOMLTable(parsing: text)
         } catch {
             let location = ConfigLocation(line: error.line, column: error.column)
-            return Decoded(problems: [ConfigProblem(.error, file: file, at: location, "TOML syntax error: \(error.message)")])
+            let secret = SecretKeys.key(onLine: error.line, of: text)
+            let why = secret.map { "\(error.summary) (the value of \($0) is not shown)" } ?? error.message
+            return Decoded(problems: [ConfigProblem(.error, file: file, at: location, "TOML syntax error: \(why)")])
         }
         let locator = SourceLocator(root: root)
         let problems = DecodingProblems(file: file, locator: locator)

@@ -128,15 +128,19 @@ public struct MQTTCredentials: Sendable, Equatable {
         return parse(text)
     }
 
+    /// A problem names the line and the kind of mistake, never the text: it goes to the banner,
+    /// the status file and the log, and a mistyped line may be the password itself.
     public static func parse(_ text: String) -> Result<MQTTCredentials, MQTTCredentialsError> {
         let table: TOMLTable
         do {
             table = try TOMLTable(parsing: text)
         } catch {
-            return .failure(MQTTCredentialsError("is not TOML (write username = \"...\" and password = \"...\"): \(error)"))
+            return .failure(MQTTCredentialsError("is not TOML at line \(error.line), column \(error.column): \(error.summary) "
+                + "(write username = \"...\" and password = \"...\"; the file's text is not shown)"))
         }
         for entry in table.entries where entry.key != "username" && entry.key != "password" {
-            return .failure(MQTTCredentialsError("has an unknown key \"\(entry.key)\" (only username and password)"))
+            return .failure(MQTTCredentialsError("has a key other than username and password at line \(entry.keyPosition.line) "
+                + "(the file's text is not shown)"))
         }
         guard let user = table["username"] else { return .failure(MQTTCredentialsError("has no username = \"...\"")) }
         guard let username = user.string, !username.isEmpty else { return .failure(MQTTCredentialsError("username must be a non-empty string")) }

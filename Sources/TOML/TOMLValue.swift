@@ -128,4 +128,23 @@ public struct TOMLError: Error, Hashable, Sendable, CustomStringConvertible {
     public var column: Int { position.column }
 
     public var description: String { "\(position): \(message)" }
+
+    /// What kind of mistake, in words that never quote the source: for files whose text is a
+    /// secret (a password, a PIN hash), where `message` could show it.
+    public var summary: String {
+        switch kind {
+        case .unexpected: return "something TOML does not allow there (a string needs quotes)"
+        case .unterminatedString: return "a string that is not closed"
+        case .unterminatedArray: return "an array that is not closed"
+        case .unterminatedInlineTable: return "an inline table that is not closed"
+        case .invalidEscape: return "an escape that TOML does not know"
+        case .controlCharacter: return "a control character"
+        case .invalidNumber: return "a number that is not valid"
+        case .integerOverflow: return "an integer outside the 64-bit range"
+        case .invalidDateTime: return "a date or time that is not valid"
+        case .duplicateKey: return "a key written twice"
+        case .redefinition: return "a table defined twice"
+        case .tooDeep: return "values nested too deeply"
+        }
+    }
 }

@@ -31,6 +31,22 @@ import Testing
         return ConfigReader(path: scratch.write("k.toml", text), displayName: "k.toml").check()
     }
 
+    /// A PIN hash written without quotes (or broken) is a syntax error told without the hash:
+    /// the banner is on the public screen, and a 4-digit PIN falls to its hash in moments.
+    @Test func pinHashNeverQuoted() {
+        let scratch = ScratchDirectory()
+        let tail = String(Self.hash1234.suffix(20))
+        for line in ["pin_hash = \(Self.hash1234)", "pin_hash = \"\(Self.hash1234)", "  \"pin_hash\"=\(Self.hash1234)",
+                     "pin_hash = \"\(Self.hash1234)\\q\""] {
+            let problems = check(screen: line, scratch: scratch).problems.map(\.description)
+            #expect(problems.count == 1 && problems[0].contains("TOML syntax error") && problems[0].contains("the value of pin_hash is not shown"), "\(problems)")
+            #expect(!problems.contains { $0.contains(tail) }, "\(problems)")
+        }
+        // Other keys still quote what they found, which helps the author.
+        let other = check(screen: "title = Admin", scratch: scratch).problems.map(\.description)
+        #expect(other.first?.contains("`Admin` is not a value for `title`") == true, "\(other)")
+    }
+
     @Test func lockKeysDecode() throws {
         let scratch = ScratchDirectory()
         let plain = try #require(check(scratch: scratch).config)

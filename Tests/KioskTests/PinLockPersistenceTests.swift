@@ -20,11 +20,18 @@ import Testing
 
     final class Folder {
         let path: String
+        /// Removed with its contents at the end, unless it lies inside another test's folder.
+        private var owned = true
+        /// A folder not made here (the store makes it), inside another Folder.
+        init(inside path: String) {
+            self.path = path
+            owned = false
+        }
         init() {
             var template = Array("/tmp/kiosk-pinlock-test-XXXXXX".utf8CString)
             path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
+        deinit { if owned { try? FileManager.default.removeItem(atPath: path) } }
         var state: String { path + "/pin-lock.state" }
         var marker: String { path + "/pin-lock.created" }
         func text(_ file: String) -> String? { try? String(contentsOfFile: file, encoding: .utf8) }
@@ -211,6 +218,22 @@ import Testing
         #expect(p.advance(now: 140))
         for _ in 0..<2 { _ = p.type("1111", now: 141) }
         #expect(p.type("1111", now: 141) == .lockedOut(seconds: 180))
+    }
+
+    /// A root without /var/lib (a small custom image, a run outside systemd): the folder is made
+    /// with its parents, and a lockout survives the restart instead of being counted in memory.
+    @Test func folderIsMadeWithItsParents() throws {
+        let folder = Folder(), clock = Clock()
+        let deep = Folder(inside: folder.path + "/var/lib/kiosk")
+        let first = Process(deep, clock, now: 0)
+        for _ in 0..<2 { _ = first.type("1111", now: 1) }
+        #expect(first.type("1111", now: 1) == .lockedOut(seconds: 60))
+        #expect(folder.mode(folder.path + "/var") == 0o755 && folder.mode(folder.path + "/var/lib") == 0o755)
+        #expect(folder.mode(deep.path) == 0o700)
+        // Killed and started again 10 s later in this boot: still locked out, the right PIN refused.
+        clock.wall += 10
+        let again = Process(deep, clock, now: 11)
+        #expect(again.lock.lockoutRemaining(now: 11) == 50)
     }
 
     @Test func stateThatIsNotAFileIsOneLockout() throws {

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 import KioskConfiguration
 import KioskSystem
@@ -5,10 +6,13 @@ import KioskSystem
 /// Starts configured programs: argv arrays only (no shell), looked up in PATH when not absolute,
 /// with the kiosk's environment (less systemd's notify variables) plus the item's, default signal handling and an empty signal
 /// mask (the kiosk blocks the signals it reads through signalfd; children must not inherit that).
+/// A child gets descriptors 0, 1 and 2 only: the kiosk's libraries open some without
+/// close-on-exec (libmosquitto's broker socket and socketpair), which a program must not hold.
 public enum ProcessLauncher {
     /// `output`: the descriptor the program's standard output goes to (and its standard input
-    /// reads /dev/null); nil: both the kiosk's own.
-    public static func start(_ command: Command, output: Int32? = nil) throws(SystemError) -> pid_t {
+    /// reads /dev/null); nil: both the kiosk's own. `ownGroup`: the program leads a process group
+    /// of its own, so that what it forks can be ended with it (`kill(-pid, …)`).
+    public static func start(_ command: Command, output: Int32? = nil, ownGroup: Bool = false) throws(SystemError) -> pid_t {
         guard let program = command.argv.first, !program.isEmpty else { throw SystemError("posix_spawn (empty argv)", errno: EINVAL) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -18,7 +22,12 @@ public enum ProcessLauncher {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         var inherited: [String] = []
         var index = 0
@@ -35,6 +44,7 @@ public enum ProcessLauncher {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_adddup2(&actions, output, 1)
         }
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
         var pid: pid_t = 0
         let status = withCStrings(command.argv) { argv in
             withCStrings(environment) { envp in

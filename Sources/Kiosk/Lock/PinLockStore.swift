@@ -69,12 +69,21 @@ public struct PinLockStore: Sendable {
         case unavailable(SystemError)
     }
 
-    /// Reads the state, making the folder (0700) when it is missing.
+    /// Reads the state, making the folder (0700) when it is missing, and its missing parents
+    /// (0755) as systemd's `StateDirectory=` does: a small root without /var/lib must not make
+    /// the lockout a memory-only count that a restart forgets.
     public func load() -> Loaded {
         var info = stat()
         if stat(directory, &info) != 0 {
             guard errno == ENOENT else { return .unavailable(.last("stat \(directory)")) }
-            guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { return .unavailable(.last("mkdir \(directory)")) }
+            var made = directory.hasPrefix("/") ? "" : "."
+            let parts = directory.split(separator: "/")
+            for (i, part) in parts.enumerated() {
+                made += "/" + part
+                guard mkdir(made, i == parts.count - 1 ? 0o700 : 0o755) == 0 || errno == EEXIST else {
+                    return .unavailable(.last("mkdir \(made)"))
+                }
+            }
         } else if info.st_mode & S_IFMT != S_IFDIR {
             return .unavailable(SystemError("stat \(directory)", errno: ENOTDIR))
         }

@@ -6,6 +6,12 @@ import KioskSystem
 /// The programs the kiosk started: the one that has the display (`exec`), those running
 /// in the background (`spawn`, and systemctl for the power items), and the short ones that read
 /// a live value or switch a toggle (`probes`, whose ends `ValueProbes` takes), until they are reaped.
+///
+/// Probes and background programs lead process groups of their own: a probe's group is killed
+/// at its timeout and when it ends (what it forked and left behind ends with it: a value read
+/// every second must not leave a process each time), and every group when the kiosk stops. The
+/// `exec` program stays in the kiosk's group: it has the display and the kiosk's terminal, which
+/// a background process group could not use without SIGTTOU/SIGTTIN stopping it.
 final class ChildProcesses {
     /// The program that has the display, if any.
     private(set) var displayOwner: (pid: pid_t, effect: ActionRequest)?
@@ -16,15 +22,23 @@ final class ChildProcesses {
 
     /// Starts a probe, its standard output to `output` (nil: the kiosk's).
     func startProbe(_ command: Command, output: Int32?) throws(SystemError) -> pid_t {
-        let pid = try ProcessLauncher.start(command, output: output)
+        let pid = try ProcessLauncher.start(command, output: output, ownGroup: true)
         probes.insert(pid)
         return pid
     }
 
-    /// A probe that ran too long: SIGKILL (it is reaped like any other).
+    /// A probe that ran too long: SIGKILL to its group (it is reaped like any other).
     func kill(probe pid: pid_t) {
         guard probes.contains(pid) else { return }
-        _ = Glibc.kill(pid, SIGKILL)
+        _ = Glibc.kill(-pid, SIGKILL)
+    }
+
+    /// Ends what the kiosk started, when it stops: probes at once (SIGKILL), background
+    /// programs' groups and the display's program with SIGTERM (they may save their state).
+    func endAll() {
+        for pid in probes { _ = Glibc.kill(-pid, SIGKILL) }
+        for pid in background.keys { _ = Glibc.kill(-pid, SIGTERM) }
+        if let owner = displayOwner { _ = Glibc.kill(owner.pid, SIGTERM) }
     }
 
     /// The probes reaped since the last call.
@@ -38,8 +52,10 @@ final class ChildProcesses {
     /// Starts the program an effect names. An `exec` program becomes the display owner.
     func start(_ effect: ActionRequest) throws(SystemError) -> pid_t {
         guard let command = Self.command(for: effect) else { throw SystemError("start \(effect.kind)", errno: EINVAL) }
-        let pid = try ProcessLauncher.start(command)
-        if case .exec = effect { displayOwner = (pid, effect) } else { background[pid] = effect }
+        let isExec: Bool
+        if case .exec = effect { isExec = true } else { isExec = false }
+        let pid = try ProcessLauncher.start(command, ownGroup: !isExec)
+        if isExec { displayOwner = (pid, effect) } else { background[pid] = effect }
         return pid
     }
 
@@ -49,6 +65,9 @@ final class ChildProcesses {
         let mine = Array(probes) + Array(background.keys) + [displayOwner?.pid].compactMap { $0 }
         for (pid, result, failed, code) in ProcessLauncher.reap(mine) {
             if probes.remove(pid) != nil {
+                // Its group outlives it while anything it forked runs (the number is not reused
+                // until then): what it left behind ends now.
+                _ = Glibc.kill(-pid, SIGKILL)
                 probesEnded[pid] = (result, code)
             } else if let owner = displayOwner, owner.pid == pid {
                 displayOwner = nil

@@ -126,6 +126,7 @@ public final class Runtime {
     /// Runs until SIGTERM/SIGINT (or `exitAfterShownFrames`); puts the display back on the way out.
     public func run() throws -> Int32 {
         defer {
+            children.endAll()
             power.restore()
             output.restore()
         }
