@@ -141,11 +141,20 @@ def guest_verdict(serial, boot, ends=None):
     return None
 
 
-def stalled_before_start(serial):
-    """Whether a failed guest stopped (hung, silent or timed out) while booting, before
-    run-scenario began the scenario: no kernel problem, no setup failure, no SCENARIO-START."""
-    return (bool(serial) and "KIOSK-E2E: SCENARIO-START" not in serial and "KIOSK-E2E: FATAL" not in serial
-            and not any(bad in serial for bad in ("Kernel panic", "BUG: ", "Oops: ")))
+def why_boot_again(serial, diagnosis):
+    """Why booting a failed guest once more is fair (its run says nothing about the kiosk), or
+    None. Two cases: it stopped while booting, before run-scenario began the scenario (nothing of
+    the kiosk was installed or started); or the whole guest froze, its agent (a process of its own
+    on a second serial port) as silent as its console: seen under TCG with the emulator or the
+    guest kernel stuck. A kiosk that starves its guest that way would freeze the second boot too.
+    A kernel problem or a setup failure is never retried."""
+    if not serial or "KIOSK-E2E: FATAL" in serial or any(bad in serial for bad in ("Kernel panic", "BUG: ", "Oops: ")):
+        return None
+    if "KIOSK-E2E: SCENARIO-START" not in serial:
+        return "the first guest hung before the scenario started"
+    if qemu.AGENT_SILENT in diagnosis:
+        return "the first guest froze (console and agent both silent)"
+    return None
 
 
 def summarize_diagnosis(text, limit=40):
@@ -388,20 +397,23 @@ def main(argv):
         t, c = time.monotonic(), cpu_jiffies()
         failures, serial = run_scenario(sc, args, guest, payload_files, results_root)
         retried = ""
-        if failures and stalled_before_start(serial):
-            # The guest hung before the scenario began (nothing of the kiosk runs yet: the bed's
-            # kernel or systemd under TCG). Booted once more; the first serial log is kept.
+        diagnosis = results_root / sc.name / "diagnosis.txt"
+        why = failures and why_boot_again(serial, diagnosis.read_text() if diagnosis.exists() else "")
+        if why:
+            # Booted once more; the first serial log is kept beside the second run's results.
             first = results_root / f"{sc.name}.first-boot-serial.log"
             shutil.copy(results_root / sc.name / "serial.log", first)
+            first_failures = failures
             failures, serial = run_scenario(sc, args, guest, payload_files, results_root)
             shutil.move(str(first), results_root / sc.name / "first-boot-serial.log")
-            retried = "; booted twice: the first guest hung before the scenario started (first-boot-serial.log)"
+            retried = f"; booted twice: {why} (first-boot-serial.log): {(first_failures[-1].splitlines() or [''])[0]}"
         took = time.monotonic() - t
         busy = cpu_share(c, cpu_jiffies())
         also = f", beside {beside - 1} other guest(s)" if beside > 1 else ""
         with printing:
             if not failures:
-                durations.record(sc, took)
+                if not retried:  # two boots' time would mislead the next run's order
+                    durations.record(sc, took)
                 print(f"PASS {sc.name} ({took:.1f}s, host CPU {busy}%{also}{retried})", flush=True)
                 return
             failed.append(sc.name)

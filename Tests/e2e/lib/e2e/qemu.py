@@ -121,10 +121,14 @@ class Agent:
             self.sock.close()
 
 
+# What diagnosis.txt says when the agent does not answer (Tests/e2e/run reads it).
+AGENT_SILENT = "the guest's agent did not answer"
+
+
 def diagnose(agent):
     """The guest's state from the agent, as text (says so if the agent does not answer)."""
     if agent.ask("echo agent-ok", timeout=15) is None:
-        return "the guest's agent did not answer (guest kernel hung, or the agent never started)\n"
+        return f"{AGENT_SILENT} (guest kernel hung, or the agent never started)\n"
     answer = agent.ask("/e2e/diagnose", timeout=70)
     return answer if answer is not None else "(the agent started /e2e/diagnose but it did not finish within 70 s)\n"
 
