@@ -157,6 +157,26 @@ def why_boot_again(serial, diagnosis):
     return None
 
 
+def run_booting_again(run, out):
+    """run() -> (failures, serial) for the scenario whose results go to `out`; run again once when
+    why_boot_again says so, the first console kept as out/first-boot-serial.log. Returns
+    (failures, serial, what the report adds: "" or "; booted twice: why ...")."""
+    failures, serial = run()
+    diagnosis = out / "diagnosis.txt"
+    why = why_boot_again(serial, diagnosis.read_text() if diagnosis.exists() else "") if failures else None
+    if not why:
+        return failures, serial, ""
+    first = out.parent / f"{out.name}.first-boot-serial.log"  # run() empties `out`
+    if (out / "serial.log").exists():
+        shutil.copy(out / "serial.log", first)
+    first_failure = (failures[-1].splitlines() or [""])[0]
+    failures, serial = run()
+    if first.exists():
+        out.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(first), out / "first-boot-serial.log")
+    return failures, serial, f"; booted twice: {why} (first-boot-serial.log): {first_failure}"
+
+
 def summarize_diagnosis(text, limit=40):
     """The telling parts of diagnosis.txt: blocked processes, the scenario's tree, PID 1, jobs."""
     keep, on = [], False
@@ -395,18 +415,8 @@ def main(argv):
 
     def one(sc, beside):
         t, c = time.monotonic(), cpu_jiffies()
-        failures, serial = run_scenario(sc, args, guest, payload_files, results_root)
-        retried = ""
-        diagnosis = results_root / sc.name / "diagnosis.txt"
-        why = failures and why_boot_again(serial, diagnosis.read_text() if diagnosis.exists() else "")
-        if why:
-            # Booted once more; the first serial log is kept beside the second run's results.
-            first = results_root / f"{sc.name}.first-boot-serial.log"
-            shutil.copy(results_root / sc.name / "serial.log", first)
-            first_failures = failures
-            failures, serial = run_scenario(sc, args, guest, payload_files, results_root)
-            shutil.move(str(first), results_root / sc.name / "first-boot-serial.log")
-            retried = f"; booted twice: {why} (first-boot-serial.log): {(first_failures[-1].splitlines() or [''])[0]}"
+        failures, serial, retried = run_booting_again(
+            lambda: run_scenario(sc, args, guest, payload_files, results_root), results_root / sc.name)
         took = time.monotonic() - t
         busy = cpu_share(c, cpu_jiffies())
         also = f", beside {beside - 1} other guest(s)" if beside > 1 else ""
