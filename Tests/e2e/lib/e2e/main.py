@@ -123,10 +123,14 @@ def shutdown_verdict(serial, kind):
     return None
 
 
+# What a guest's kernel prints when it is in trouble (never a reason to boot it again).
+KERNEL_PROBLEMS = ("Kernel panic", "BUG: ", "Oops: ")
+
+
 def guest_verdict(serial, boot, ends=None):
     """Why the guest run itself failed, from the serial log; None if it completed (or, with
     ends, shut down that way by itself)."""
-    for bad in ("Kernel panic", "BUG: ", "Oops: "):
+    for bad in KERNEL_PROBLEMS:
         if bad in serial:
             return f"kernel problem in the guest ({bad.strip()})"
     for line in serial.splitlines():
@@ -148,7 +152,7 @@ def why_boot_again(serial, diagnosis):
     on a second serial port) as silent as its console: seen under TCG with the emulator or the
     guest kernel stuck. A kiosk that starves its guest that way would freeze the second boot too.
     A kernel problem or a setup failure is never retried."""
-    if not serial or "KIOSK-E2E: FATAL" in serial or any(bad in serial for bad in ("Kernel panic", "BUG: ", "Oops: ")):
+    if not serial or "KIOSK-E2E: FATAL" in serial or any(bad in serial for bad in KERNEL_PROBLEMS):
         return None
     if "KIOSK-E2E: SCENARIO-START" not in serial:
         return "the first guest hung before the scenario started"
