@@ -64,6 +64,10 @@ def parse_args(argv):
                    help="guests to run at once (default 1, or KIOSK_E2E_JOBS): the longest scenarios first, "
                         "those marked `e2e-alone` afterwards one by one; a guest that waits leaves the host's "
                         "CPUs to the other")
+    p.add_argument("--part", choices=("all", "shared", "alone"), default="all",
+                   help="of the selected scenarios, run only those that may share the host (shared) or "
+                        "only those marked `e2e-alone` (alone): scripts/test runs work that times "
+                        "nothing beside the alone part; default all")
     p.add_argument("--timeout-scale", type=float, default=float(os.environ.get("KIOSK_E2E_TIMEOUT_SCALE", 1)),
                    help="multiply every scenario's timeout (slow machines)")
     return p.parse_args(argv)
@@ -352,14 +356,23 @@ def cpu_share(before, after):
     return round(100 * (after[0] - before[0]) / total) if total > 0 else 0
 
 
+def part_of(scenarios, part):
+    """The scenarios of --part: all, those that may share the host, or those marked e2e-alone."""
+    return scenarios if part == "all" else [sc for sc in scenarios if bool(sc.alone) == (part == "alone")]
+
+
 def main(argv):
     args = parse_args(argv)
     if args.list:
-        for sc in scenario.all_scenarios():
+        for sc in part_of(scenario.select(args.scenarios), args.part):
             print(f"{sc.name:20} mode={sc.mode} timeout={sc.timeout}s needs={' '.join(sc.needs) or '-'}"
-                  + (f" ends={sc.ends}" if sc.ends else ""))
+                  + (f" ends={sc.ends}" if sc.ends else "") + (" alone" if sc.alone else ""))
         return 0
-    selected = scenario.select(args.scenarios)
+    selected = part_of(scenario.select(args.scenarios), args.part)
+    if args.part != "all":
+        if not selected:
+            log(f"no {args.part} scenario among those selected: nothing to run")
+            return 0
     target = Target(args.arch, args.suite)
     preflight(target)
     if args.prepare:

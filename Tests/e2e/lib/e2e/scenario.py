@@ -13,8 +13,11 @@ guest.sh may start with header comments that configure the run:
                               free loopback port of the host forwarded to the guest's sshd,
                               root reachable with a key made for the run (systemd mode); the
                               scenario's host.py, if any, acts from the host while it runs
-    # e2e-alone: WHY          with --jobs, no other guest runs beside this one (WHY: what it
-                              times that another guest's load on the host would distort)
+    # e2e-alone: WHY          with --jobs, no other guest runs beside this one (WHY: what its
+                              checks time that another guest's load on the host would break)
+    # e2e-figures: WHAT       it prints figures (WHAT) that are the machine's own only when the
+                              guest runs alone (Tests/e2e/run NAME); it passes or fails the
+                              same beside another, so --jobs runs it beside others
 """
 import re
 from pathlib import Path
@@ -35,6 +38,7 @@ class Scenario:
         self.ends = None
         self.net = None
         self.alone = None
+        self.figures = None
         self.host = path / "host.py" if (path / "host.py").is_file() else None
         for line in self.guest.read_text().splitlines():
             m = re.match(r"#\s*e2e-(\w+):\s*(.*?)\s*$", line)
@@ -57,6 +61,8 @@ class Scenario:
                 self.ends = v
             elif k == "alone":
                 self.alone = v or "yes"
+            elif k == "figures":
+                self.figures = v or "yes"
             elif k == "net":
                 if v != "ssh":
                     raise ValueError(f"{self.guest}: e2e-net: {v!r} (ssh)")

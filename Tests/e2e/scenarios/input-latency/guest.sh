@@ -1,6 +1,6 @@
 # e2e-timeout: 300
 # e2e-needs: kiosk
-# e2e-alone: input-to-flip latency, its figures
+# e2e-figures: input-to-flip latency
 # Input-to-flip latency: 200 wheel detents, then 200 dial steps (a REL_DIAL device, read from
 # evdev), each far enough apart to be shown on its own; the kiosk measures from the kernel's
 # timestamp of the event to the flip that shows it, by kind of input.

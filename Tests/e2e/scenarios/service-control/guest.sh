@@ -1,7 +1,7 @@
 # e2e-mode: systemd
 # e2e-timeout: 480
 # e2e-needs: kiosk
-# e2e-alone: D-Bus call-to-flip latencies, figures
+# e2e-figures: D-Bus call-to-flip latencies
 # The control API on the installed service: busctl from root and from a member of kiosk-control
 # shows a screen, notifies and sets a value only the API sets (before: its placeholder; after:
 # the screenshot equal to `kiosk render --value`), a value read from a command is refused;

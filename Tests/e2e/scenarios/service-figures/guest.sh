@@ -1,7 +1,7 @@
 # e2e-mode: systemd
 # e2e-timeout: 900
 # e2e-needs: kiosk
-# e2e-alone: start-up and RSS figures
+# e2e-figures: start-up, RSS and idle CPU
 # Figures for BENCHMARKS.md ("Service"), measured on the installed service (TCG guest):
 #   startup.txt  exec -> READY=1 (sent after the first page flip), from systemd's own
 #                timestamps, and exec -> the "menu on screen" journal line; 5 restarts

@@ -1,7 +1,7 @@
 # e2e-mode: systemd
 # e2e-timeout: 420
 # e2e-needs: kiosk
-# e2e-alone: kill -9 to READY=1, a figure
+# e2e-figures: kill -9 to READY=1, reload to a new generation
 # The kiosk as a service, installed by scripts/install: enabled, it comes up with
 # multi-user.target and puts the menu on screen (getty@tty1 makes way); `systemctl reload`
 # applies a new config in the same process; `kill -9` is followed by a restart and the menu
