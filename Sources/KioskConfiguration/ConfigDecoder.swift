@@ -360,12 +360,14 @@ struct ConfigDecoder {
         let value = t.table("value").flatMap(decodeValue)
         let toggle = t.table("toggle").flatMap(decodeToggle)
         let publish = t.bool("publish") ?? false
+        let apiWhenLocked = t.bool("api_when_locked") ?? false
         if t.has("toggle") {
             // A switch is what activating it does: no other action goes with it.
             if t.has("action") { _ = t.value("action"); t.fail("action", "a toggle item switches when activated; leave out action") }
             if t.has("value") { t.fail("value", "a toggle shows its state; an item has a value or a toggle, not both") }
             t.finish()
-            return MenuItem(label: label ?? "", icon: icon, action: .toggle, description: description, id: id, toggle: toggle, publish: publish)
+            return MenuItem(label: label ?? "", icon: icon, action: .toggle, description: description, id: id, toggle: toggle, publish: publish,
+                            apiWhenLocked: apiWhenLocked)
         }
         let kinds = ActionKind.configurable.map(\.rawValue)
         let kind = t.choice("action", kinds).flatMap(ActionKind.init(rawValue:))
@@ -393,7 +395,8 @@ struct ConfigDecoder {
             }
         }
         t.finish()
-        return MenuItem(label: label ?? "", icon: icon, action: action, description: description, id: id, value: value, publish: publish)
+        return MenuItem(label: label ?? "", icon: icon, action: action, description: description, id: id, value: value, publish: publish,
+                        apiWhenLocked: apiWhenLocked)
     }
 
     // MARK: Live values and toggles

@@ -50,6 +50,8 @@ private struct ValidationRun {
     private var font: Font?
     /// Whether `[mqtt]` is there for items' `publish` to mean anything.
     private var hasMQTT = false
+    /// The screens a PIN guards before any is entered, for items' `api_when_locked`.
+    private var guarded: LockedReach?
 
     init(file: String, searchPath: String, assets: ConfigAssets) {
         self.file = file
@@ -101,6 +103,7 @@ private struct ValidationRun {
 
     mutating func check(_ config: KioskConfig) {
         hasMQTT = config.mqtt != nil
+        guarded = LockedReach(config: config, isLocked: { $0.pinHash != nil })
         seconds(config.idleTimeout, "idle_timeout")
         // Works, but node_exporter's textfile collector would never read it.
         if let metrics = config.metricsFile, !metrics.hasSuffix(".prom") {
@@ -272,6 +275,7 @@ private struct ValidationRun {
             for (i, item) in section.items.enumerated() {
                 let itemPath = sectionPath.appending("items").appending(index: i)
                 checkItem(item, at: itemPath, names: names)
+                checkLockedAPI(item, on: screen, at: itemPath)
                 // Works (another copy of the screen, with a Back button), so only a warning: a
                 // config that loaded before still loads. On a home screen whose items all do this,
                 // nothing leads anywhere.
@@ -280,6 +284,20 @@ private struct ValidationRun {
                          + "copy of it; name another screen, or use action = \"back\"")
                 }
             }
+        }
+    }
+
+    /// `api_when_locked` where no PIN guards the item, and an `api = true` value or toggle that the
+    /// API could never set while its screen is locked: both work, so warnings.
+    mutating func checkLockedAPI(_ item: MenuItem, on screen: ScreenConfig, at path: ConfigKeyPath) {
+        let lock = guarded?.lock(of: screen.name)
+        if item.apiWhenLocked, lock == nil {
+            warn(path.appending("api_when_locked"), "does nothing: screen \"\(screen.name)\" has no pin_hash and is not reached only through one")
+        }
+        let setFromOutside = item.value?.origin == .api || item.toggle?.state == .api
+        if setFromOutside, !item.apiWhenLocked, let lock {
+            warn(path.appending(item.value != nil ? "value" : "toggle"),
+                 "api = true, but nothing from outside sets it while screen \"\(lock)\" is locked behind its PIN; api_when_locked = true lets the API set it then")
         }
     }
 

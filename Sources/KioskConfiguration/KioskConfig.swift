@@ -536,11 +536,15 @@ public struct MenuItem: Sendable, Equatable {
     public var value: ValueSource?
     /// Set with `action = .toggle`: the item is a switch.
     public var toggle: ToggleConfig?
-    /// `publish = true`: a button in Home Assistant (`[mqtt]`) activates the item; needs an `id`.
+    /// `publish = true`: the broker (`[mqtt]`) may act on the item: a button in Home Assistant
+    /// activates it, a toggle is a switch there, an `api` value is set from there; needs an `id`.
     public var publish: Bool
+    /// `api_when_locked = true`: the control API and the broker may act on the item while the
+    /// screen it is on is behind a PIN that is not open; by default they are refused then.
+    public var apiWhenLocked: Bool
 
     public init(label: String, icon: String? = nil, action: ItemAction, description: String? = nil, id: String? = nil,
-                value: ValueSource? = nil, toggle: ToggleConfig? = nil, publish: Bool = false) {
+                value: ValueSource? = nil, toggle: ToggleConfig? = nil, publish: Bool = false, apiWhenLocked: Bool = false) {
         self.label = label
         self.icon = icon
         self.action = action
@@ -549,6 +553,7 @@ public struct MenuItem: Sendable, Equatable {
         self.value = value
         self.toggle = toggle
         self.publish = publish
+        self.apiWhenLocked = apiWhenLocked
     }
 
     /// The longest `description` the side panel lays out: a sentence or two, not a manual.

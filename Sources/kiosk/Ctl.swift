@@ -5,15 +5,16 @@ import Kiosk
 /// `kiosk ctl`: the control API (D-Bus) from a shell or script.
 struct Ctl: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Drive the running kiosk: show a screen, notify, set a value or a toggle, go home, read its state.",
+        abstract: "Drive the running kiosk: show a screen, notify, set a value or a toggle, press an item, go home, read its state.",
         discussion: """
             Calls the kiosk's control API on the system bus (\(DBusNames.service)). Allowed to root \
             and to members of the group kiosk-control. A screen behind a PIN is refused ("locked"): \
-            only its keypad on the device opens it. Exit status: 0 done, 1 refused by the kiosk \
+            only its keypad on the device opens it; so are the items on it, unless an item says \
+            api_when_locked = true. Exit status: 0 done, 1 refused by the kiosk \
             (unknown screen or id, locked, bad argument), 64 usage, 3 not running, 4 permission denied \
             or no bus.
             """,
-        subcommands: [Show.self, Notify.self, SetValue.self, Toggle.self, Home.self, State.self])
+        subcommands: [Show.self, Notify.self, SetValue.self, Toggle.self, Press.self, Home.self, State.self])
 
     struct Bus: ParsableArguments {
         @Option(help: ArgumentHelp("Bus address instead of the system bus (unix:path=...).", valueName: "address"))
@@ -72,6 +73,13 @@ struct Ctl: ParsableCommand {
             if !["on", "off"].contains(state) { throw ValidationError("the state must be on or off, got '\(state)'") }
         }
         func run() throws { _ = try Ctl.send(.setToggle(id: id, on: state == "on"), bus: bus.bus) }
+    }
+
+    struct Press: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Activate an item by its id, as a press on it would.")
+        @Argument(help: ArgumentHelp("The item's id.", valueName: "id")) var id: String
+        @OptionGroup var bus: Bus
+        func run() throws { _ = try Ctl.send(.press(id: id), bus: bus.bus) }
     }
 
     struct Home: ParsableCommand {

@@ -21,6 +21,9 @@ import Testing
             [control]
             notify_wakes = \(notifyWakes)
 
+            [mqtt]
+            broker = "mqtt://127.0.0.1:1"
+
             [power]
             blank_after = 60
 
@@ -62,6 +65,20 @@ import Testing
             label = "Kiln door"
             toggle = { api = true, on = ["/bin/true"], off = ["/bin/true"] }
 
+            [[screens.main.sections.items]]
+            id = "open-admin"
+            label = "Admin from outside"
+            action = "screen"
+            screen = "admin"
+            publish = true
+
+            [[screens.main.sections.items]]
+            id = "greet"
+            label = "Greet"
+            action = "spawn"
+            command = ["/bin/true"]
+            publish = true
+
             [screens.settings]
             style = "list"
             title = "Settings"
@@ -80,6 +97,44 @@ import Testing
             [[screens.admin.sections.items]]
             label = "Back"
             action = "back"
+
+            [[screens.admin.sections.items]]
+            id = "factory-reset"
+            label = "Factory reset"
+            action = "spawn"
+            command = ["/bin/true"]
+            publish = true
+
+            [[screens.admin.sections.items]]
+            id = "kiln-power"
+            label = "Kiln power"
+            toggle = { state = ["/bin/false"], on = ["/bin/true"], off = ["/bin/true"] }
+            publish = true
+
+            [[screens.admin.sections.items]]
+            id = "kiln-offset"
+            label = "Kiln offset {value}"
+            action = "back"
+            value = { api = true, format = "%.0f" }
+            api_when_locked = true
+            publish = true
+
+            [[screens.admin.sections.items]]
+            id = "open-danger"
+            label = "Danger"
+            action = "screen"
+            screen = "danger"
+
+            [screens.danger]
+            style = "list"
+            title = "Danger"
+
+            [[screens.danger.sections]]
+            [[screens.danger.sections.items]]
+            id = "wipe"
+            label = "Wipe"
+            action = "spawn"
+            command = ["/bin/true"]
 
             """
         let check = ConfigReader(path: scratch.write("kiosk.toml", text), displayName: "kiosk.toml", searchPath: "/usr/bin:/bin").check()
@@ -135,15 +190,30 @@ import Testing
         }
 
         @discardableResult
-        func ask(_ request: ControlRequest) -> Result<ControlReply, ControlError> {
-            let result = control.handle(request)
+        func ask(_ request: ControlRequest, from caller: ControlCaller = .bus) -> Result<ControlReply, ControlError> {
+            let result = control.handle(request, from: caller)
             run(0.05)
             return result
         }
 
-        func error(_ request: ControlRequest) -> ControlError? {
-            if case .failure(let e) = ask(request) { return e }
+        func error(_ request: ControlRequest, from caller: ControlCaller = .bus) -> ControlError? {
+            if case .failure(let e) = ask(request, from: caller) { return e }
             return nil
+        }
+
+        /// Opens the admin screen with its PIN, as the person at the panel does.
+        func unlockAdmin() {
+            app.handle(.command(.next, count: 3), now: now)
+            run(0.5)
+            app.handle(.command(.select, count: 1), now: now)
+            run(0.5)
+            for key in ControlTests.pin.map(String.init) + ["OK"] {
+                let delta = Keypad.labels.firstIndex(of: key)! - app.currentScreen.selectedIndex
+                if delta != 0 { app.handle(.command(delta > 0 ? .next : .previous, count: abs(delta)), now: now) }
+                run(0.15)
+                app.handle(.command(.select, count: 1), now: now)
+                run(0.15)
+            }
         }
 
         var state: ControlState { control.state(now: now) }
@@ -169,8 +239,8 @@ import Testing
     @Test func unknownScreenNamesTheKnownOnes() throws {
         let h = try Harness()
         let e = try #require(h.error(.showScreen("setings")))
-        #expect(e == .unknownScreen("setings", known: ["main", "settings", "admin"]))
-        #expect(e.description == "no screen named \"setings\"; the screens are: main, settings, admin")
+        #expect(e == .unknownScreen("setings", known: ["main", "settings", "admin", "danger"]))
+        #expect(e.description == "no screen named \"setings\"; the screens are: main, settings, admin, danger")
         #expect(h.error(.showScreen("")) == .badArgument("the screen name is empty"))
         #expect(h.error(.showScreen(String(repeating: "x", count: 10_000)))?.name == "BadArgument")
         #expect(h.app.screenNames == ["main"])
@@ -308,5 +378,60 @@ import Testing
         h.control.unsubscribe(token)
         h.ask(.goHome)
         #expect(second.count == heard && h.events.contains(.screenChanged("main")))
+    }
+
+    // MARK: The gate
+
+    @Test func theLockGuardsWhatIsOnItsScreen() throws {
+        let h = try Harness()
+        // Every transport is refused, and nothing runs: the toggle, the press, a value set.
+        for caller in [ControlCaller.bus, .broker] {
+            #expect(h.error(.setToggle(id: "kiln-power", on: true), from: caller) == .itemBehindLock("kiln-power", lock: "admin"))
+            #expect(h.error(.press(id: "factory-reset"), from: caller) == .itemBehindLock("factory-reset", lock: "admin"))
+        }
+        #expect(!h.app.values.isSwitching("kiln-power"), "its on command never started")
+        #expect(h.app.lastAction == nil, "nothing was activated")
+        let refused = try #require(h.error(.press(id: "factory-reset")))
+        #expect(refused.name == "Locked")
+        #expect(refused.description == "\"factory-reset\" is behind screen \"admin\"'s PIN, which is not open: nothing from outside acts on it then (api_when_locked = true on the item allows it)")
+        // A screen reached only through the locked one, and its items.
+        #expect(h.error(.showScreen("danger")) == .screenBehindLock("danger", lock: "admin"))
+        #expect(h.error(.press(id: "wipe")) == .itemBehindLock("wipe", lock: "admin"))
+        #expect(h.error(.press(id: "open-admin"), from: .broker) == .locked("admin"), "an item that opens the locked screen")
+        #expect(h.app.screenNames == ["main"])
+        // The item that says api_when_locked = true is set, over the broker too (it is published).
+        #expect(h.ask(.setValue(id: "kiln-offset", text: "3"), from: .broker) == .success(.done))
+        #expect(h.state.values.first { $0.id == "kiln-offset" }?.health.state == .ok)
+        // Opened with the PIN on the panel, all of it may be acted on from outside.
+        h.unlockAdmin()
+        #expect(h.app.screenNames == ["main", "admin"])
+        #expect(h.ask(.setToggle(id: "kiln-power", on: true)) == .success(.done))
+        #expect(h.app.values.isSwitching("kiln-power"), "its on command runs")
+        #expect(h.ask(.showScreen("danger")) == .success(.done))
+        #expect(h.app.screenNames == ["main", "danger"])
+        // Home again: the admin screen was left, so it is locked again, and so is what is behind it.
+        h.ask(.goHome)
+        #expect(h.error(.showScreen("danger")) == .screenBehindLock("danger", lock: "admin"))
+        #expect(h.error(.setToggle(id: "kiln-power", on: false)) == .itemBehindLock("kiln-power", lock: "admin"))
+    }
+
+    @Test func theBrokerActsOnlyOnPublishedItems() throws {
+        let h = try Harness()
+        // Not published: refused over MQTT, allowed over D-Bus.
+        #expect(h.error(.setToggle(id: "door", on: true), from: .broker) == .notPublished("door"))
+        #expect(h.error(.setValue(id: "glaze", text: "4"), from: .broker) == .notPublished("glaze"))
+        #expect(h.error(.press(id: "open-settings"), from: .broker) == .notPublished("open-settings"))
+        #expect(h.error(.press(id: "open-settings"), from: .broker)?.name == "NotPublished")
+        #expect(h.app.screenNames == ["main"] && h.app.values.isOn("door") != true)
+        #expect(h.ask(.setToggle(id: "door", on: true)) == .success(.done))
+        #expect(h.ask(.press(id: "open-settings")) == .success(.done))
+        #expect(h.app.screenNames == ["main", "settings"])
+        // Published: a press over MQTT activates it as on the panel.
+        #expect(h.ask(.press(id: "greet"), from: .broker) == .success(.done))
+        #expect(h.events.contains(.itemActivated(id: "greet", label: "Greet")))
+        // Screens and notifications are not items: the broker may show an open screen.
+        #expect(h.ask(.showScreen("settings"), from: .broker) == .success(.done))
+        #expect(h.error(.showScreen("admin"), from: .broker) == .locked("admin"))
+        #expect(h.error(.press(id: "nothing-here"), from: .bus)?.name == "BadArgument")
     }
 }

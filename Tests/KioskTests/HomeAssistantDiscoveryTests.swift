@@ -10,8 +10,10 @@ import Testing
         let lamp = ToggleConfig(state: .file("/run/lamp"), on: Command(argv: ["/bin/true"]), off: Command(argv: ["/bin/true"]))
         let main = ScreenConfig(name: "main", title: "Hall", layout: .arc(ArcStyle()), sections: [MenuSection(items: [
             MenuItem(label: "CPU {value}", action: .back, id: "cpu", value: temp),
-            MenuItem(label: "Lamp", action: .toggle, id: "lamp", toggle: lamp),
+            MenuItem(label: "Lamp", action: .toggle, id: "lamp", toggle: lamp, publish: true),
+            MenuItem(label: "Heater", action: .toggle, id: "heater", toggle: lamp),
             MenuItem(label: "Doorbell camera", action: .screen("camera"), id: "camera", publish: true),
+            MenuItem(label: "Setpoint {value}", action: .back, id: "setpoint", value: ValueSource(origin: .api), publish: true),
             MenuItem(label: "No id", action: .back),
         ])])
         let camera = ScreenConfig(name: "camera", layout: .arc(ArcStyle()), sections: [MenuSection(items: [MenuItem(label: "Back", action: .back)])])
@@ -38,7 +40,8 @@ import Testing
             "homeassistant/sensor/\(node)/cpu/config",
             "homeassistant/switch/\(node)/lamp/config",
             "homeassistant/button/\(node)/camera/config",
-        ])
+            "homeassistant/sensor/\(node)/setpoint/config",
+        ], "no switch for a toggle that is not published; no button for a published item that only goes back")
         for (topic, doc) in docs {
             #expect(doc["availability_topic"]?.stringValue == "kiosk/\(node)/availability", "\(topic)")
             #expect(doc["device"]?["identifiers"] == .array([.string(node)]), "\(topic)")
@@ -69,11 +72,13 @@ import Testing
 
     @Test func droppedEntitiesAreRemoved() {
         var smaller = Self.config
-        smaller.screens[0].sections[0].items.removeLast(2)
+        smaller.screens[0].sections[0].items.removeLast(3)
         let before = HomeAssistantDiscovery.documents(for: Self.config, topics: Self.topics, discoveryPrefix: "homeassistant", version: "1")
         let after = HomeAssistantDiscovery.documents(for: smaller, topics: Self.topics, discoveryPrefix: "homeassistant", version: "1")
-        #expect(HomeAssistantDiscovery.removals(from: before, to: after)
-            == [DiscoveryDocument(topic: "homeassistant/button/kiosk-0123456789ab/camera/config", payload: "")])
+        #expect(HomeAssistantDiscovery.removals(from: before, to: after) == [
+            DiscoveryDocument(topic: "homeassistant/button/kiosk-0123456789ab/camera/config", payload: ""),
+            DiscoveryDocument(topic: "homeassistant/sensor/kiosk-0123456789ab/setpoint/config", payload: ""),
+        ])
     }
 
     @Test func clientIDs() {

@@ -81,7 +81,7 @@ import Testing
         for _ in 0..<10 { try r.runtime.runOnce(timeout: 0.02) }
         #expect(r.label(0) == "api —" && r.runtime.probes.running == 0)
         #expect(r.runtime.probes.nextDeadline(panelOff: false) == nil)
-        #expect(r.runtime.control.handle(.setValue(id: "api", text: "19")) == .success(.done))
+        #expect(r.runtime.control.handle(.setValue(id: "api", text: "19"), from: .bus) == .success(.done))
         try r.turn { r.label(0) == "api 19 °C" }
         #expect(r.label(0) == "api 19 °C")
         let text = String(decoding: readBytes(r.scratch.path + "/kiosk.toml"), as: UTF8.self)

@@ -6,20 +6,20 @@ import Testing
 @Suite struct MQTTCommandTests {
     static let topics = MQTTTopics(clientID: "hall", prefix: "house/hall")
 
-    func decode(_ topic: String, _ payload: String) -> Result<MQTTCommand, MQTTCommandError> {
+    func decode(_ topic: String, _ payload: String) -> Result<ControlRequest, MQTTCommandError> {
         MQTTCommand.decode(topic: "house/hall/" + topic, payload: Array(payload.utf8), topics: Self.topics)
     }
 
     @Test func commandsDecode() throws {
-        #expect(try decode("cmd/screen", "settings\n").get() == .control(.showScreen("settings")))
-        #expect(try decode("cmd/home", "").get() == .control(.goHome))
-        #expect(try decode("cmd/value/room", "23.5").get() == .control(.setValue(id: "room", text: "23.5")))
-        #expect(try decode("cmd/toggle/lights", "ON").get() == .control(.setToggle(id: "lights", on: true)))
-        #expect(try decode("cmd/toggle/lights", "off").get() == .control(.setToggle(id: "lights", on: false)))
+        #expect(try decode("cmd/screen", "settings\n").get() == .showScreen("settings"))
+        #expect(try decode("cmd/home", "").get() == .goHome)
+        #expect(try decode("cmd/value/room", "23.5").get() == .setValue(id: "room", text: "23.5"))
+        #expect(try decode("cmd/toggle/lights", "ON").get() == .setToggle(id: "lights", on: true))
+        #expect(try decode("cmd/toggle/lights", "off").get() == .setToggle(id: "lights", on: false))
         #expect(try decode("cmd/press/garden", "PRESS").get() == .press(id: "garden"))
-        #expect(try decode("cmd/notify", "Doorbell").get() == .control(.notify(text: "Doorbell", seconds: 5, level: .info)))
+        #expect(try decode("cmd/notify", "Doorbell").get() == .notify(text: "Doorbell", seconds: 5, level: .info))
         #expect(try decode("cmd/notify", #"{"text": "Leak in the cellar", "seconds": 30, "level": "error"}"#).get()
-            == .control(.notify(text: "Leak in the cellar", seconds: 30, level: .error)))
+            == .notify(text: "Leak in the cellar", seconds: 30, level: .error))
     }
 
     @Test func badCommandsAreRefused() {

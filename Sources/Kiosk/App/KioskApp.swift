@@ -435,7 +435,8 @@ public final class KioskApp: FrameSource {
     // MARK: Control
 
     /// Shows screen `name` for the control API: goes back to it when it is open, else the stack
-    /// becomes home and it. A locked screen is refused, never opened and never asked a PIN for.
+    /// becomes home and it. `KioskControl`'s gate has refused a screen behind a PIN already: no
+    /// keypad is ever put up from outside.
     public func show(screen name: String, now: Double) throws(ControlError) {
         self.now = now
         guard let target = config.screen(named: name) else { throw .unknownScreen(name, known: config.screens.map(\.name)) }
@@ -443,7 +444,6 @@ public final class KioskApp: FrameSource {
             // Already open (an unlocked locked screen too): go back to it.
             for screen in navigator.pop(from: open + 1, now: now) { lock.left(screen) }
         } else {
-            guard !lock.isLocked(target) else { throw .locked(name) }
             let screen: MenuScreen
             do {
                 screen = try ScreenFactory.make(target, resources: navigator.resources, showsBack: true, values: values, now: now)
@@ -463,14 +463,11 @@ public final class KioskApp: FrameSource {
         frameNeed.raise(to: .full)
     }
 
-    /// Activates the item with `id` and `publish = true` as a press on it would (a Home Assistant
-    /// button, `[mqtt]`); an item that opens a screen behind a PIN is refused, never opened.
+    /// Activates the item with `id` as a press on it would, for the control API (a Home Assistant
+    /// button, `[mqtt]`); `KioskControl`'s gate has checked the lock and `publish` already.
     public func press(id: String, now: Double) throws(ControlError) {
         self.now = now
-        guard let item = config.screens.lazy.flatMap(\.items).first(where: { $0.id == id }), item.publish else {
-            throw .badArgument("no item with publish = true has id \"\(id)\"")
-        }
-        if case .screen(let name) = item.action, let target = config.screen(named: name), lock.isLocked(target) { throw .locked(name) }
+        guard let item = config.screens.lazy.flatMap(\.items).first(where: { $0.id == id }) else { throw .badArgument("no item has id \"\(id)\"") }
         activate(item)
         controlledAt = now
         frameNeed.raise(to: .full)

@@ -32,6 +32,7 @@ public final class ControlClient {
             case .setToggle(let id, let on):
                 try call.append(id)
                 try call.append(on)
+            case .press(let id): try call.append(id)
             case .goHome, .state: break
             }
             let reply = try connection.call(call, timeout: Self.timeout)
@@ -48,6 +49,7 @@ public final class ControlClient {
         case .notify: "Notify"
         case .setValue: "SetValue"
         case .setToggle: "SetToggle"
+        case .press: "Press"
         case .goHome: "GoHome"
         case .state: "GetState"
         }

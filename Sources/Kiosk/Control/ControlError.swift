@@ -6,6 +6,12 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
     case notAToggle(String)
     /// The screen is behind a PIN and not open.
     case locked(String)
+    /// A screen the menu reaches only through `lock`, a screen behind a PIN that is not open.
+    case screenBehindLock(String, lock: String)
+    /// An item on a screen behind `lock`'s PIN, not open, without `api_when_locked = true`.
+    case itemBehindLock(String, lock: String)
+    /// An item the broker may not act on: it lacks `publish = true`.
+    case notPublished(String)
     case badArgument(String)
     /// A value read from a command or a file: a set would last only until its next reading.
     case readFromSource(String, source: String)
@@ -15,7 +21,8 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownScreen: "UnknownScreen"
         case .unknownItem: "UnknownItem"
         case .notAToggle: "NotAToggle"
-        case .locked: "Locked"
+        case .locked, .screenBehindLock, .itemBehindLock: "Locked"
+        case .notPublished: "NotPublished"
         case .badArgument: "BadArgument"
         case .readFromSource: "ReadFromSource"
         }
@@ -28,6 +35,12 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownItem(let id): "no item with a value or toggle has id \"\(id)\""
         case .notAToggle(let id): "\"\(id)\" is a value, not a toggle"
         case .locked(let name): "screen \"\(name)\" is locked behind a PIN: only the keypad on the device opens it"
+        case .screenBehindLock(let name, let lock):
+            "screen \"\(name)\" is reached only through screen \"\(lock)\", which is locked behind a PIN: only the keypad on the device opens it"
+        case .itemBehindLock(let id, let lock):
+            "\"\(id)\" is behind screen \"\(lock)\"'s PIN, which is not open: nothing from outside acts on it then (api_when_locked = true on the item allows it)"
+        case .notPublished(let id):
+            "\"\(id)\" is not published to the broker: publish = true on the item lets MQTT act on it"
         case .badArgument(let why): why
         case .readFromSource(let id, let source):
             "\"\(id)\" is read from \(source): a value set from outside would last only until its next reading; only a value with api = true is set through the control API"

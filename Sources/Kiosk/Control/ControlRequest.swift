@@ -1,5 +1,6 @@
 /// What software on the device asks of the kiosk, whatever carried the request (D-Bus, MQTT).
-/// `KioskControl.handle` answers each with a `ControlReply` or a `ControlError`.
+/// `KioskControl.handle` passes each through the `ActionGate` and answers it with a
+/// `ControlReply` or a `ControlError`.
 public enum ControlRequest: Equatable, Sendable {
     /// Show the screen named so: the stack becomes home and that screen (home alone for home).
     /// A screen behind a PIN that is not open is refused (`ControlError.locked`): the API never
@@ -11,6 +12,9 @@ public enum ControlRequest: Equatable, Sendable {
     case setValue(id: String, text: String)
     /// Toggle `id`'s state as known from outside (no `on`/`off` command runs).
     case setToggle(id: String, on: Bool)
+    /// Activates the item `id` as a press on it would (MQTT's `cmd/press/ID`, a Home Assistant
+    /// button); an item that opens a screen behind a PIN is refused, never opened.
+    case press(id: String)
     /// Back to the home screen.
     case goHome
     /// What is shown now (`ControlReply.state`).

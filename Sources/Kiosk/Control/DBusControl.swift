@@ -123,7 +123,7 @@ final class DBusControl {
         } catch {
             throw .invalidArguments("\(member): \(error)")
         }
-        switch control.handle(request) {
+        switch control.handle(request, from: .bus) {
         case .success(.done):
             handled?()
             return reply(to: m) { _ throws(BusError) in }
@@ -158,6 +158,9 @@ final class DBusControl {
         case "SetToggle":
             try expect("sb", "id, on")
             return .setToggle(id: try m.readString(), on: try m.readBool())
+        case "Press":
+            try expect("s", "id")
+            return .press(id: try m.readString())
         case "GoHome":
             try expect("", "no arguments")
             return .goHome

@@ -28,6 +28,7 @@ public enum DBusNames {
           </method>
           <method name="SetValue"><arg name="id" type="s" direction="in"/><arg name="text" type="s" direction="in"/></method>
           <method name="SetToggle"><arg name="id" type="s" direction="in"/><arg name="on" type="b" direction="in"/></method>
+          <method name="Press"><arg name="id" type="s" direction="in"/></method>
           <method name="GoHome"/>
           <method name="GetState">
            <arg name="screen" type="s" direction="out"/>

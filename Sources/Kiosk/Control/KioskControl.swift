@@ -2,14 +2,15 @@ import KioskSystem
 import KioskConfiguration
 
 /// The one door through which software on the device drives the kiosk, whatever carries the
-/// request (D-Bus now, MQTT next). It holds no state of its own: each request goes to the owner
+/// request (D-Bus, `kiosk ctl`, MQTT). Every request passes the `ActionGate` first (locks, what
+/// the broker may do). It holds no state of its own: each request goes to the owner
 /// of what it changes (the screens and the banner: `KioskApp`; values and toggles: `LiveValues`;
 /// the panel: `PanelPower`), and each answer is built from them when asked.
 ///
 /// How a transport uses it, all on the runtime's event loop thread (never from another thread):
 /// 1. Decode the caller's message into a `ControlRequest`; arguments of the wrong type are the
 ///    transport's to refuse (with its own error), before they get here.
-/// 2. `handle(request)`: `.success(.done)` or `.success(.state(...))`, or a `ControlError`
+/// 2. `handle(request, from: caller)`: `.success(.done)` or `.success(.state(...))`, or a `ControlError`
 ///    whose `name` maps to the transport's error name and whose `description` is the message
 ///    for the caller. Bounds (text length, seconds) are checked here, once for every transport.
 /// 3. `subscribe` once to get `ControlEvent`s (screen, selection, activation) after the pass
@@ -22,6 +23,8 @@ public final class KioskControl {
     private let clock: () -> Double
     private var subscribers: [Int: (ControlEvent) -> Void] = [:]
     private var nextToken = 0
+    /// The gate for the config and the locks as they were at the last request: made again when either changed.
+    private var gate: (generation: Int, locked: [String], gate: ActionGate)?
     /// Something a request changed must reach the screen: the runtime asks for a pass.
     var changed: (() -> Void)?
 
@@ -39,10 +42,11 @@ public final class KioskControl {
         self.clock = clock
     }
 
-    /// Carries `request` out now, or says why not.
-    public func handle(_ request: ControlRequest) -> Result<ControlReply, ControlError> {
+    /// Carries `request` from `caller` out now, or says why not.
+    public func handle(_ request: ControlRequest, from caller: ControlCaller) -> Result<ControlReply, ControlError> {
         let now = clock()
         do throws(ControlError) {
+            try currentGate().check(request, from: caller)
             let reply = try carryOut(request, now: now)
             if case .done = reply { changed?() }
             return .success(reply)
@@ -51,12 +55,24 @@ public final class KioskControl {
         }
     }
 
+    private func currentGate() -> ActionGate {
+        let locked = app.lockedScreens
+        if let gate, gate.generation == app.generation, gate.locked == locked { return gate.gate }
+        let made = ActionGate(config: app.config, isLocked: { locked.contains($0.name) })
+        gate = (app.generation, locked, made)
+        return made
+    }
+
     private func carryOut(_ request: ControlRequest, now: Double) throws(ControlError) -> ControlReply {
         switch request {
         case .showScreen(let name):
             try Self.check(name: name, "screen name")
             try app.show(screen: name, now: now)
             Log.info("control: screen \(name) shown")
+        case .press(let id):
+            try Self.check(name: id, "id")
+            try app.press(id: id, now: now)
+            Log.info("control: \(id) pressed")
         case .goHome:
             app.goHome(now: now)
             Log.info("control: home")

@@ -9,7 +9,9 @@ public struct DiscoveryDocument: Equatable, Sendable {
 
 /// Home Assistant MQTT discovery (a pure function of the config and the kiosk's topics): one
 /// device with a `select` for the screen, sensors for the selection and the display's power, a
-/// sensor per live value, a `switch` per toggle and a `button` per item with `publish = true`.
+/// sensor per live value, and for each item with `publish = true` a `switch` (a toggle) or a
+/// `button` (an item whose action does something: not `back`): the broker acts only on what
+/// the config opted in.
 /// Every entity goes unavailable with the kiosk (`availability`, the will).
 public enum HomeAssistantDiscovery {
     public static func documents(for config: KioskConfig, topics: MQTTTopics, discoveryPrefix: String,
@@ -56,14 +58,14 @@ public enum HomeAssistantDiscovery {
                 guard let id = item.id else { continue }
                 let name = entityName(item.label)
                 if item.value != nil { out.append(valueSensor(id: id, name: name, topics: topics, document)) }
+                guard item.publish else { continue }
                 if item.toggle != nil {
                     out.append(document("switch", id, name, [
                         ("state_topic", .string(topics.toggle(id))),
                         ("command_topic", .string(topics.setToggle(id))),
                         ("payload_on", .string("ON")), ("payload_off", .string("OFF")),
                     ]))
-                }
-                if item.publish {
+                } else if item.action != .back {
                     out.append(document("button", id, name, [("command_topic", .string(topics.press(id))), ("payload_press", .string("PRESS"))]))
                 }
             }

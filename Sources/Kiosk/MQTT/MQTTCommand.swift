@@ -1,16 +1,13 @@
 /// A command message from the broker, decoded into what the control seam (`KioskControl`)
 /// takes, or refused with a sentence for `PREFIX/error`. Pure: topics and bytes in.
-public enum MQTTCommand: Equatable, Sendable {
-    case control(ControlRequest)
-    /// `PREFIX/cmd/press/ID`: the item activated as a press on the device would.
-    case press(id: String)
+public enum MQTTCommand {
 
     /// Payloads longer than this are refused unread (a notification is at most 1,000 characters).
     public static let maximumPayload = 16 * 1024
     /// A notification without `seconds`.
     public static let defaultNotifySeconds = 5.0
 
-    public static func decode(topic: String, payload: [UInt8], topics: MQTTTopics) -> Result<MQTTCommand, MQTTCommandError> {
+    public static func decode(topic: String, payload: [UInt8], topics: MQTTTopics) -> Result<ControlRequest, MQTTCommandError> {
         let base = topics.prefix + "/cmd/"
         guard topic.hasPrefix(base) else { return .failure(.unknownTopic(topic)) }
         let path = topic.dropFirst(base.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
@@ -19,17 +16,17 @@ public enum MQTTCommand: Equatable, Sendable {
         let trimmed = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         switch (path.first, path.count) {
         case ("screen", 1):
-            return .success(.control(.showScreen(trimmed)))
+            return .success(.showScreen(trimmed))
         case ("home", 1):
-            return .success(.control(.goHome))
+            return .success(.goHome)
         case ("notify", 1):
-            return notify(trimmed).map { .control($0) }
+            return notify(trimmed)
         case ("value", 2):
-            return .success(.control(.setValue(id: path[1], text: text)))
+            return .success(.setValue(id: path[1], text: text))
         case ("toggle", 2):
             switch trimmed.lowercased() {
-            case "on", "true", "1": return .success(.control(.setToggle(id: path[1], on: true)))
-            case "off", "false", "0": return .success(.control(.setToggle(id: path[1], on: false)))
+            case "on", "true", "1": return .success(.setToggle(id: path[1], on: true))
+            case "off", "false", "0": return .success(.setToggle(id: path[1], on: false))
             default: return .failure(.badPayload("expected ON or OFF, got \"\(trimmed.prefix(40))\""))
             }
         case ("press", 2):

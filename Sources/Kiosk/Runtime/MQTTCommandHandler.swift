@@ -1,18 +1,17 @@
 import KioskSystem
 
-/// Carries the broker's commands out through the control seam (`KioskControl`; a button press
-/// through `KioskApp.press`), and words each refusal for the error topic: logged once per kind,
-/// counted always, so that a sender repeating a mistake a thousand times fills no log.
+/// Carries the broker's commands out through the control seam (`KioskControl`, as the broker:
+/// its gate lets it act only on published items), and words each refusal for the error topic:
+/// logged once per kind, counted always, so that a sender repeating a mistake a thousand times
+/// fills no log.
 final class MQTTCommandHandler {
     private let control: KioskControl
-    private let press: (String) throws(ControlError) -> Void
     private var logged: Set<String> = []
     /// Commands refused since start.
     private(set) var refusals = 0
 
-    init(control: KioskControl, press: @escaping (String) throws(ControlError) -> Void) {
+    init(control: KioskControl) {
         self.control = control
-        self.press = press
     }
 
     /// Nil when `message` was carried out; else the JSON for `PREFIX/error`.
@@ -21,15 +20,8 @@ final class MQTTCommandHandler {
         switch MQTTCommand.decode(topic: message.topic, payload: message.payload, topics: topics) {
         case .failure(let e):
             refusal = (e.name, e.description)
-        case .success(.control(let request)):
-            if case .failure(let e) = control.handle(request) { refusal = (e.name, e.description) } else { refusal = nil }
-        case .success(.press(let id)):
-            do throws(ControlError) {
-                try press(id)
-                refusal = nil
-            } catch {
-                refusal = (error.name, error.description)
-            }
+        case .success(let request):
+            if case .failure(let e) = control.handle(request, from: .broker) { refusal = (e.name, e.description) } else { refusal = nil }
         }
         guard let refusal else { return nil }
         refusals += 1

@@ -154,10 +154,7 @@ public final class Runtime {
         frames.onShown = { [unowned self] count in self.frameShown(count) }
         probes.changed = { [unowned self] in self.frames.requestPass() }
         control.changed = { [unowned self] in self.frames.requestPass() }
-        let commands = MQTTCommandHandler(control: control) { [unowned self] id throws(ControlError) in
-            try self.app.press(id: id, now: MonotonicClock.now())
-            self.frames.requestPass()
-        }
+        let commands = MQTTCommandHandler(control: control)
         mqttCommands = commands
         mqtt.commands = { [unowned self] message, topics in
             if let refusal = commands.handle(message, topics: topics) {

@@ -1,6 +1,7 @@
 """MQTT: discovery documents and retained state read back with mosquitto_sub; a value set by
 mosquitto_pub on screen as `kiosk render --value` draws it; screen, home and toggle commands;
-bad commands answered on the error topic; a burst of 1,000 commands dropped over the rate limit
+bad commands answered on the error topic, and so are an item not published and a locked screen
+with its published items (none of their commands ran); a burst of 1,000 commands dropped over the rate limit
 while the knob moves; the broker killed and restarted: the knob moved meanwhile, the kiosk
 reconnected and published its state again. Notes the RSS with and without [mqtt] and the
 MQTT-message-to-flip latency."""
@@ -36,7 +37,8 @@ def check(r):
             r.expect(doc.get("availability_topic") == f"{P}/availability", f"{topic}: {doc}")
     if f"homeassistant/select/{NODE}/screen/config" in disc:
         select = json.loads(disc[f"homeassistant/select/{NODE}/screen/config"])
-        r.expect(select.get("options") == ["hall", "garden", "settings"], f"select options: {select.get('options')}")
+        r.expect(select.get("options") == ["hall", "garden", "settings", "service"], f"select options: {select.get('options')}")
+    r.expect(f"homeassistant/switch/{NODE}/fan/config" not in disc, "a toggle without publish = true is a switch in Home Assistant")
         r.expect(select.get("command_topic") == f"{P}/cmd/screen", f"select command: {select}")
 
     first = lines(r, "state-first.txt")
@@ -49,8 +51,12 @@ def check(r):
     kiosk.expect_same_image(r, "value.png", "render-value.png")
 
     errors = r.text("errors.txt")
-    for fragment in ["not UTF-8", "no screen named \\\"nowhere\\\"", "not JSON", "nothing", "no command on topic"]:
+    for fragment in ["not UTF-8", "no screen named \\\"nowhere\\\"", "not JSON", "nothing", "no command on topic",
+                     "\\\"fan\\\" is not published to the broker", "screen \\\"service\\\" is locked behind a PIN",
+                     "\\\"reset\\\" is behind screen \\\"service\\\"'s PIN", "\\\"heater\\\" is behind screen \\\"service\\\"'s PIN"]:
         r.expect(fragment in errors, f"no error with {fragment!r}:\n{errors}")
+    ran = [f for f in ("fan-switched", "reset-ran", "heater-switched") if f in r.text("mqtt-files.txt").split()]
+    r.expect(not ran, f"refused commands ran anyway: {ran}")
 
     metrics = r.text("metrics-burst.prom")
     dropped = re.search(r'kiosk_mqtt_commands_total\{result="dropped"\} (\d+)', metrics)

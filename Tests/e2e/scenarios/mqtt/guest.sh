@@ -3,7 +3,8 @@
 # MQTT: a broker (Debian's mosquitto) in the guest. The kiosk's discovery documents and retained
 # state are read back with mosquitto_sub; mosquitto_pub sets a value only the API sets (the
 # screenshot equals `kiosk render --value`), switches a toggle read from a file, shows a screen and goes home; bad commands (not UTF-8, not JSON, an
-# unknown screen or id) are answered on the error topic; 1,000 commands in a burst are dropped
+# unknown screen or id) are answered on the error topic, and so are an item not published and a
+# locked screen with its published items (nothing of theirs runs); 1,000 commands in a burst are dropped
 # over the rate limit while the kiosk keeps answering; the broker is killed and restarted: the
 # knob moves the selection meanwhile and the kiosk reconnects and publishes its state again.
 # The kiosk's RSS with [mqtt] (connected, before any command, and at the end) and without.
@@ -12,6 +13,8 @@ mkdir -p /run/mqtt /run/kiosk
 # switch commands write.
 echo 0 > /run/mqtt/lights
 chmod 666 /run/mqtt/lights
+echo 0 > /run/mqtt/fan
+echo 0 > /run/mqtt/heater
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 P=house/hall
 # The guest has no resolver: the clients' default host "localhost" would not be found.
@@ -63,7 +66,14 @@ mpub -t "$P/cmd/screen" -m nowhere
 mpub -t "$P/cmd/notify" -m '{"text": 5'
 mpub -t "$P/cmd/value/nothing" -m 1
 mpub -t "$P/cmd/reboot" -m now
-e2e_wait_for 10 test "$(wc -l < /results/errors.txt)" -ge 5 || e2e_log "errors: $(cat /results/errors.txt)"
+# The gate: an item not published; a locked screen, its published items (a spawn, a toggle).
+mpub -t "$P/cmd/toggle/fan" -m ON
+mpub -t "$P/cmd/screen" -m service
+mpub -t "$P/cmd/press/reset" -m PRESS
+mpub -t "$P/cmd/toggle/heater" -m ON
+e2e_wait_for 10 test "$(wc -l < /results/errors.txt)" -ge 9 || e2e_log "errors: $(cat /results/errors.txt)"
+sleep 2
+ls /run/mqtt > mqtt-files.txt
 
 # 1,000 commands at once, while the knob turns: the menu answers, the excess is dropped.
 seq 1000 | sed 's/^/2/' | mpub -t "$P/cmd/value/room" -l

@@ -1,5 +1,6 @@
 """The control API on the installed service: root and kiosk-control drive it over the system bus,
-anyone else is refused by the bus policy, a locked screen stays locked, a value only the API sets
+anyone else is refused by the bus policy, a locked screen stays locked (its items too, but for
+one with api_when_locked = true, and the screen reached only through it), a value only the API sets
 shows its placeholder until set and then is on screen exactly as `kiosk render --value` draws it,
 a value read from a command is not set from outside, and `kiosk ctl` works. Notes the D-Bus call
 to flip latency the kiosk logged."""
@@ -37,6 +38,17 @@ def check(r):
     r.expect("locked behind a PIN" in said("root-locked") and not said("root-locked").rstrip().endswith("exit 0"),
              f"the locked screen: {said('root-locked')}")
     r.expect("ShowScreen takes (name)" in said("root-bad-type"), f"wrong type: {said('root-bad-type')}")
+    for name, words in (("root-locked-toggle", "\"pump\" is behind screen \"service\"'s PIN"),
+                        ("gardener-locked-press", "\"flush\" is behind screen \"service\"'s PIN"),
+                        ("ctl-locked-press", "\"flush\" is behind screen \"service\"'s PIN"),
+                        ("root-behind", "reached only through screen \"service\"")):
+        r.expect(words in said(name) and not said(name).rstrip().endswith("exit 0"), f"{name} was not refused: {said(name)}")
+    r.expect(said("gardener-locked-set").rstrip().endswith("exit 0"), f"api_when_locked: {said('gardener-locked-set')}")
+    files = r.text("run-kiosk-files.txt").split()
+    r.expect(said("gardener-press").rstrip().endswith("exit 0") and "visit-logged" in files,
+             f"Press of an open item: {said('gardener-press')}, files {files}")
+    ran = [f for f in ("pump-switched", "flush-ran") if f in files]
+    r.expect(not ran, f"refused requests ran anyway: {ran}")
     notified = status(r, "status-notified.json")
     r.expect(notified.get("banner") == "Warning: Watering starts in 5 minutes", f"banner: {notified.get('banner')}")
     r.expect(notified.get("locked_screens") == ["service"], f"locked screens: {notified.get('locked_screens')}")

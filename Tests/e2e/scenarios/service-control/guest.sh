@@ -5,7 +5,9 @@
 # The control API on the installed service: busctl from root and from a member of kiosk-control
 # shows a screen, notifies and sets a value only the API sets (before: its placeholder; after:
 # the screenshot equal to `kiosk render --value`), a value read from a command is refused;
-# another user is refused by the bus policy; a screen behind a PIN stays locked; `kiosk ctl` works.
+# another user is refused by the bus policy; a screen behind a PIN stays locked, so do its items
+# (a toggle, a spawn; a value with api_when_locked = true is set) and the screen behind it;
+# `kiosk ctl` works.
 . /scenario/service.sh
 B="org.kiosk.Kiosk1 /org/kiosk/Kiosk1 org.kiosk.Kiosk1"
 # call NAME USER METHOD ARGS...: busctl as USER, its output and exit status in NAME.txt.
@@ -41,6 +43,14 @@ e2e_wait_for 10 grep -q '"screen": "main"' /run/kiosk/status.json || e2e_log "Go
 call passerby-show passerby ShowScreen s schedule
 call passerby-notify passerby Notify sds "not allowed" 5 info
 call root-locked root ShowScreen s service
+# The gate: the locked screen's items and the screen behind it are refused; the one item that
+# says api_when_locked = true is set.
+call root-locked-toggle root SetToggle sb pump true
+call gardener-locked-press gardener Press s flush
+call root-behind root ShowScreen s danger
+call gardener-locked-set gardener SetValue ss calibration 0.5
+as gardener kiosk ctl press flush > ctl-locked-press.txt 2>&1; echo "exit $?" >> ctl-locked-press.txt
+call gardener-press gardener Press s log-visit
 call gardener-set gardener SetValue ss soil 63.4
 call gardener-set-read gardener SetValue ss tank 10
 call root-bad-type root ShowScreen i 7
@@ -74,5 +84,6 @@ for i in $(seq 10); do
     busctl call $B SetValue ss soil "$((40 + i))" > /dev/null
     sleep 1
 done
+ls /run/kiosk > run-kiosk-files.txt
 timeout 30 systemctl stop kiosk.service
 JOURNAL_NAME=journal-kiosk service_journal -u kiosk.service
