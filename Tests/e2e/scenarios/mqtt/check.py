@@ -38,8 +38,8 @@ def check(r):
     if f"homeassistant/select/{NODE}/screen/config" in disc:
         select = json.loads(disc[f"homeassistant/select/{NODE}/screen/config"])
         r.expect(select.get("options") == ["hall", "garden", "settings", "service"], f"select options: {select.get('options')}")
-    r.expect(f"homeassistant/switch/{NODE}/fan/config" not in disc, "a toggle without publish = true is a switch in Home Assistant")
         r.expect(select.get("command_topic") == f"{P}/cmd/screen", f"select command: {select}")
+    r.expect(f"homeassistant/switch/{NODE}/fan/config" not in disc, "a toggle without publish = true is a switch in Home Assistant")
 
     first = lines(r, "state-first.txt")
     expected = {f"{P}/availability": "online", f"{P}/state/screen": "hall", f"{P}/state/display_power": "on",
