@@ -32,13 +32,14 @@ struct ConfigAssets {
     /// The side an SVG icon is rendered at once when it loads, timed against `svgRenderBudget`: about
     /// as large as a row icon is drawn on a 1080-line panel (58 px at 9 rows), twice over.
     static let svgTrialSide = 128
-    /// Longest trial render one SVG icon may take; a slower one is refused (librsvg cannot be
-    /// interrupted, so this bounds what each later render at a drawn size can cost the loop). Wide
-    /// enough for a slow board or an emulated one (Adwaita's icons take ~1 ms here and up to 0.6 s
-    /// at 256 px under qemu's TCG on a loaded host: a config must not turn invalid because the
-    /// machine is busy); the hostile cases are refused from the file before this.
+    /// Longest trial render one SVG icon may take, in the loading thread's CPU time; a slower one
+    /// is refused (librsvg cannot be interrupted, so this bounds what each later render at a drawn
+    /// size can cost the loop). CPU time, not wall time, so that a config does not turn invalid
+    /// because the machine is busy or the load runs at a low priority; wide enough for a slow
+    /// board or an emulated one (Adwaita's icons take ~1 ms here and up to 0.6 s at 256 px under
+    /// qemu's TCG); the hostile cases are refused from the file before this.
     static let svgRenderBudget = 3.0
-    /// Longest all of a config's SVG icons may take to load together; the rest are refused.
+    /// Longest all of a config's SVG icons may take to load together (CPU time); the rest are refused.
     static let svgTotalBudget = 15.0
     /// librsvg and cairo set themselves up on their first render (fonts, caches): done once per
     /// process on a one-pixel document, untimed, so that the first icon is not charged for it.
@@ -55,9 +56,9 @@ struct ConfigAssets {
     ///
     /// Item icons may also be SVG files or icon names (`IconTheme`): each is found, read (at most
     /// `SVGDocument.maximumBytes`), parsed by librsvg and rendered once at `svgTrialSide`, timed by
-    /// `clock` against `svgRenderBudget` and `svgTotalBudget`.
+    /// `clock` (the thread's CPU time) against `svgRenderBudget` and `svgTotalBudget`.
     static func decode(_ config: KioskConfig, shouldStop: () -> Bool = { false },
-                       clock: () -> Double = MonotonicClock.now, iconTheme: IconTheme = IconTheme()) -> ConfigAssets {
+                       clock: () -> Double = ThreadCPUClock.now, iconTheme: IconTheme = IconTheme()) -> ConfigAssets {
         var font: Font?
         var fontProblem: String?
         let name = config.theme.font

@@ -343,6 +343,11 @@ private struct ValidationRun {
         } else if item.publish, !hasMQTT {
             warn(path.appending("publish"), "does nothing without an [mqtt] table")
         }
+        let placeholders = item.label.ranges(of: LiveLabel.placeholder).count
+        if placeholders > 1 {
+            // Each would be the value's text: a label's length would grow with every reading.
+            fail(path.appending("label"), "has \(LiveLabel.placeholder) \(placeholders) times; a label shows its value once")
+        }
         if item.value == nil, item.label.contains(LiveLabel.placeholder) {
             warn(path.appending("label"), "\(LiveLabel.placeholder) is shown as written: this item has no value = { ... }")
         }

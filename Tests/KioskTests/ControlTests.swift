@@ -291,8 +291,11 @@ import Testing
         #expect(h.error(.notify(text: "hi", seconds: -1, level: .info))?.name == "BadArgument")
         #expect(h.error(.notify(text: "hi", seconds: .nan, level: .info))?.name == "BadArgument")
         #expect(h.error(.notify(text: "hi", seconds: 3601, level: .info))?.name == "BadArgument")
-        let long = h.error(.notify(text: String(repeating: "é", count: 10_000), seconds: 5, level: .error))
-        #expect(long == .badArgument("the notification text has 10000 characters; at most 1000"))
+        let long = h.error(.notify(text: String(repeating: "é", count: 1_500), seconds: 5, level: .error))
+        #expect(long == .badArgument("the notification text has 1500 characters; at most 1000"))
+        // Bytes are counted first, before the characters (which takes as long as the text).
+        let huge = h.error(.notify(text: String(repeating: "é", count: 10_000_000), seconds: 5, level: .error))
+        #expect(huge == .badArgument("the notification text has 20000000 bytes; at most 4000"))
         #expect(h.app.bannerText == nil)
     }
 
@@ -349,6 +352,12 @@ import Testing
         #expect(h.error(.setToggle(id: "kiln", on: true)) == .notAToggle("kiln"))
         #expect(h.error(.setToggle(id: "glaze", on: true)) == .notAToggle("glaze"))
         #expect(h.error(.setToggle(id: "oven", on: true)) == .unknownItem("oven"))
+        // A value's text and an id are bounded in bytes, whatever the characters.
+        #expect(h.error(.setValue(id: "glaze", text: String(repeating: "9", count: 20_000_000)))
+            == .badArgument("glaze: the value has 20000000 bytes; at most 1024"))
+        #expect(h.error(.setValue(id: String(repeating: "🙂", count: 100), text: "1"))
+            == .badArgument("the id has 400 bytes; at most 256"))
+        #expect(h.state.values.first { $0.id == "glaze" }?.text == "12 kg", "refused sets leave the value as it was")
     }
 
     @Test func aScreenShownFromOutsideGetsItsIdleTime() throws {

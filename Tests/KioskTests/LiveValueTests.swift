@@ -269,6 +269,18 @@ import Testing
         #expect(split?.before == "Nozzle" && split?.value == " \u{2068}215 °C\u{2069} now")
     }
 
+    /// A label shows its value once: ten thousand placeholders would make every reading a
+    /// megabyte of label, status file and MQTT message.
+    @Test func aLabelWithMoreThanOnePlaceholderIsRefused() {
+        let twice = Self.printer.replacing("label = \"Nozzle {value}\"", with: "label = \"Nozzle {value} / {value}\"")
+        #expect(twice != Self.printer)
+        let c = check(twice)
+        #expect(!c.isValid)
+        #expect(c.problems.map(\.description).contains { $0.contains("label: has {value} 2 times; a label shows its value once") }, "\(c.report)")
+        let many = Self.printer.replacing("label = \"Nozzle {value}\"", with: "label = \"\(String(repeating: "{value}", count: 10_000))\"")
+        #expect(check(many).problems.map(\.description).contains { $0.contains("has {value} 10000 times") })
+    }
+
     // MARK: Staleness and toggles, time moved by hand
 
     @Test func aValueTurnsStaleThenRecovers() throws {

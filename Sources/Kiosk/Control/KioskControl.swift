@@ -23,6 +23,8 @@ public final class KioskControl {
     private let clock: () -> Double
     private var subscribers: [Int: (ControlEvent) -> Void] = [:]
     private var nextToken = 0
+    /// Its log lines: a caller repeating requests all day fills no journal.
+    private var logBudget = LogBudget(lines: 30, per: 60)
     /// The gate for the config and the locks as they were at the last request: made again when either changed.
     private var gate: (generation: Int, locked: [String], gate: ActionGate)?
     /// Something a request changed must reach the screen: the runtime asks for a pass.
@@ -30,10 +32,14 @@ public final class KioskControl {
 
     /// Longest notification text taken (the banner shows three lines; the rest is cut there).
     public static let maximumNotifyCharacters = 1000
+    /// The same in bytes, checked first: counting the characters of a 20 MB text takes seconds.
+    public static let maximumNotifyBytes = 4 * maximumNotifyCharacters
+    /// Longest text a value is set to, in bytes (a reading is a number or a few words).
+    public static let maximumValueBytes = 1024
     /// Longest a notification stays (an hour): a longer one is a mistake, not a message.
     public static let maximumNotifySeconds = 3600.0
-    /// Longest screen name or id read from a caller (ids are at most 64; names are short).
-    static let maximumNameCharacters = 256
+    /// Longest screen name or id read from a caller, in bytes (ids are at most 64; names are short).
+    static let maximumNameBytes = 256
 
     /// `power` is nil where the runtime has no panel to switch (tests of the app alone).
     init(app: KioskApp, power: PanelPower?, clock: @escaping () -> Double) {
@@ -68,15 +74,18 @@ public final class KioskControl {
         case .showScreen(let name):
             try Self.check(name: name, "screen name")
             try app.show(screen: name, now: now)
-            Log.info("control: screen \(name) shown")
+            logBudget.write(.info, "control: screen \(name) shown", now: now)
         case .press(let id):
             try Self.check(name: id, "id")
             try app.press(id: id, now: now)
-            Log.info("control: \(id) pressed")
+            logBudget.write(.info, "control: \(id) pressed", now: now)
         case .goHome:
             app.goHome(now: now)
-            Log.info("control: home")
+            logBudget.write(.info, "control: home", now: now)
         case .notify(let text, let seconds, let level):
+            guard text.utf8.count <= Self.maximumNotifyBytes else {
+                throw .badArgument("the notification text has \(text.utf8.count) bytes; at most \(Self.maximumNotifyBytes)")
+            }
             guard !text.isEmpty, text.contains(where: { !$0.isWhitespace }) else { throw .badArgument("the notification text is empty") }
             guard text.count <= Self.maximumNotifyCharacters else {
                 throw .badArgument("the notification text has \(text.count) characters; at most \(Self.maximumNotifyCharacters)")
@@ -88,6 +97,9 @@ public final class KioskControl {
             if app.config.control.notifyWakes { power?.wake(by: "notification", now: now) }
         case .setValue(let id, let text):
             try Self.check(name: id, "id")
+            guard text.utf8.count <= Self.maximumValueBytes else {
+                throw .badArgument("\(id): the value has \(text.utf8.count) bytes; at most \(Self.maximumValueBytes)")
+            }
             let values = app.values
             guard let source = values.source(id) else {
                 throw values.toggle(id) != nil ? .badArgument("\"\(id)\" is a toggle: set it with SetToggle (on or off)") : .unknownItem(id)
@@ -102,7 +114,7 @@ public final class KioskControl {
             try Self.check(name: id, "id")
             if let toggle = app.values.toggle(id), toggle.state != .api {
                 try app.switchToggle(id: id, on: on, now: now)
-                Log.info("control: \(id) switched \(on ? "on" : "off")")
+                logBudget.write(.info, "control: \(id) switched \(on ? "on" : "off")", now: now)
                 return .done
             }
             do {
@@ -120,10 +132,11 @@ public final class KioskControl {
         return .done
     }
 
-    /// A name from a caller: not empty, not absurdly long (it is echoed in messages).
+    /// A name from a caller: not empty, not absurdly long (it is echoed in messages). Bytes are
+    /// counted, not characters: counting those is as long as the text.
     private static func check(name: String, _ what: String) throws(ControlError) {
         if name.isEmpty { throw .badArgument("the \(what) is empty") }
-        if name.count > maximumNameCharacters { throw .badArgument("the \(what) has \(name.count) characters; at most \(maximumNameCharacters)") }
+        if name.utf8.count > maximumNameBytes { throw .badArgument("the \(what) has \(name.utf8.count) bytes; at most \(maximumNameBytes)") }
     }
 
     /// What is shown now, from each part's owner.
