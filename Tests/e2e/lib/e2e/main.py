@@ -366,13 +366,12 @@ def main(argv):
     if args.list:
         for sc in part_of(scenario.select(args.scenarios), args.part):
             print(f"{sc.name:20} mode={sc.mode} timeout={sc.timeout}s needs={' '.join(sc.needs) or '-'}"
-                  + (f" ends={sc.ends}" if sc.ends else "") + (" alone" if sc.alone else ""))
+                  + (f" ends={sc.ends}" if sc.ends else "") + (" alone" if sc.alone else "") + (" figures" if sc.figures else ""))
         return 0
     selected = part_of(scenario.select(args.scenarios), args.part)
-    if args.part != "all":
-        if not selected:
-            log(f"no {args.part} scenario among those selected: nothing to run")
-            return 0
+    if not selected:
+        log(f"no {args.part} scenario among those selected: nothing to run")
+        return 0
     target = Target(args.arch, args.suite)
     preflight(target)
     if args.prepare:
