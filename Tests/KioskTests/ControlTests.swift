@@ -442,5 +442,12 @@ import Testing
         #expect(h.ask(.showScreen("settings"), from: .broker) == .success(.done))
         #expect(h.error(.showScreen("admin"), from: .broker) == .locked("admin"))
         #expect(h.error(.press(id: "nothing-here"), from: .bus)?.name == "BadArgument")
+        // Sizes are checked before the gate looks anything up: an oversized id is too long,
+        // not "not published", whoever sends it.
+        let long = String(repeating: "a", count: 300)
+        #expect(h.error(.press(id: long), from: .broker) == .badArgument("the id has 300 bytes; at most 256"))
+        #expect(h.error(.showScreen(long), from: .broker) == .badArgument("the screen name has 300 bytes; at most 256"))
+        #expect(h.error(.setValue(id: "glaze", text: String(repeating: "9", count: 2000)), from: .broker)
+            == .badArgument("glaze: the value has 2000 bytes; at most 1024"))
     }
 }

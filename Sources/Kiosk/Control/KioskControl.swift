@@ -52,6 +52,9 @@ public final class KioskControl {
     public func handle(_ request: ControlRequest, from caller: ControlCaller) -> Result<ControlReply, ControlError> {
         let now = clock()
         do throws(ControlError) {
+            // Sizes first: the gate looks names up, and nothing from outside is looked up, logged
+            // or echoed before its size is known to be sane.
+            try Self.checkSizes(request)
             try currentGate().check(request, from: caller)
             let reply = try carryOut(request, now: now)
             if case .done = reply { changed?() }
@@ -72,20 +75,15 @@ public final class KioskControl {
     private func carryOut(_ request: ControlRequest, now: Double) throws(ControlError) -> ControlReply {
         switch request {
         case .showScreen(let name):
-            try Self.check(name: name, "screen name")
             try app.show(screen: name, now: now)
             logBudget.write(.info, "control: screen \(name) shown", now: now)
         case .press(let id):
-            try Self.check(name: id, "id")
             try app.press(id: id, now: now)
             logBudget.write(.info, "control: \(id) pressed", now: now)
         case .goHome:
             app.goHome(now: now)
             logBudget.write(.info, "control: home", now: now)
         case .notify(let text, let seconds, let level):
-            guard text.utf8.count <= Self.maximumNotifyBytes else {
-                throw .badArgument("the notification text has \(text.utf8.count) bytes; at most \(Self.maximumNotifyBytes)")
-            }
             guard !text.isEmpty, text.contains(where: { !$0.isWhitespace }) else { throw .badArgument("the notification text is empty") }
             guard text.count <= Self.maximumNotifyCharacters else {
                 throw .badArgument("the notification text has \(text.count) characters; at most \(Self.maximumNotifyCharacters)")
@@ -96,10 +94,6 @@ public final class KioskControl {
             app.notify(text, level: level, seconds: seconds, now: now)
             if app.config.control.notifyWakes { power?.wake(by: "notification", now: now) }
         case .setValue(let id, let text):
-            try Self.check(name: id, "id")
-            guard text.utf8.count <= Self.maximumValueBytes else {
-                throw .badArgument("\(id): the value has \(text.utf8.count) bytes; at most \(Self.maximumValueBytes)")
-            }
             let values = app.values
             guard let source = values.source(id) else {
                 throw values.toggle(id) != nil ? .badArgument("\"\(id)\" is a toggle: set it with SetToggle (on or off)") : .unknownItem(id)
@@ -111,7 +105,6 @@ public final class KioskControl {
             }
             do { try values.set(id, text: text, now: now) } catch { throw .badArgument(error.description) }
         case .setToggle(let id, let on):
-            try Self.check(name: id, "id")
             if let toggle = app.values.toggle(id), toggle.state != .api {
                 try app.switchToggle(id: id, on: on, now: now)
                 logBudget.write(.info, "control: \(id) switched \(on ? "on" : "off")", now: now)
@@ -130,6 +123,24 @@ public final class KioskControl {
             return .state(state(now: now))
         }
         return .done
+    }
+
+    /// The sizes of what a caller sent, before anything else reads it.
+    private static func checkSizes(_ request: ControlRequest) throws(ControlError) {
+        switch request {
+        case .showScreen(let name): try check(name: name, "screen name")
+        case .press(let id), .setToggle(let id, _): try check(name: id, "id")
+        case .setValue(let id, let text):
+            try check(name: id, "id")
+            guard text.utf8.count <= maximumValueBytes else {
+                throw .badArgument("\(id): the value has \(text.utf8.count) bytes; at most \(maximumValueBytes)")
+            }
+        case .notify(let text, _, _):
+            guard text.utf8.count <= maximumNotifyBytes else {
+                throw .badArgument("the notification text has \(text.utf8.count) bytes; at most \(maximumNotifyBytes)")
+            }
+        case .goHome, .state: break
+        }
     }
 
     /// A name from a caller: not empty, not absurdly long (it is echoed in messages). Bytes are

@@ -65,6 +65,24 @@ e2e_wait_for() {
     done
 }
 
+# e2e_until_same SECONDS NAME REFERENCE SHOT...: runs SHOT (which writes /results/NAME.png)
+# until that picture is byte-equal to REFERENCE or SECONDS have passed; the last one stays. The
+# event a scenario waits for (a value read, a notification's end) reaches the panel a frame or an
+# animation later, which a loaded TCG host can stretch past any fixed sleep. REFERENCE is a
+# `kiosk render` (the same PNG encoder, so equal pixels are equal bytes); the host still
+# compares the last picture pixel by pixel and says where they differ.
+e2e_until_same() {
+    _us_t=$1 _us_n=$2 _us_ref=$3; shift 3
+    _us_end=$(( $(date +%s) + _us_t )); _us_i=0
+    while :; do
+        _us_i=$((_us_i + 1))
+        "$@"
+        cmp -s "/results/$_us_n.png" "$_us_ref" && { e2e_log "$_us_n: equal to $_us_ref at shot $_us_i"; return 0; }
+        [ "$(date +%s)" -lt "$_us_end" ] || { e2e_log "$_us_n: still not equal to $_us_ref after $_us_i shots"; return 1; }
+        sleep 0.5
+    done
+}
+
 # e2e_save PATH [NAME]: copies a guest file into /results (missing files are noted, not fatal).
 e2e_save() {
     cp -r "$1" "/results/${2:-$(basename "$1")}" 2>/dev/null || e2e_log "not saved (missing): $1"

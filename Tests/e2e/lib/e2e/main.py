@@ -277,7 +277,7 @@ def run_scenario(sc, args, guest, payload_files, results_root):
     boot = qemu.run(guest.kern / "vmlinux", initrd, run_dir, timeout=sc.timeout * scale,
                     memory_mb=sc.memory, disks=disks, verbose=args.verbose,
                     silence=sc.silence * scale, ssh_port=ssh_port, while_running=while_running,
-                    arch=target.arch)
+                    arch=target.arch, baseline_cpu=sc.mode == "systemd")
     shutil.move(str(run_dir / "serial.log"), out / "serial.log")
     if (run_dir / "diagnosis.txt").exists():
         shutil.move(str(run_dir / "diagnosis.txt"), out / "diagnosis.txt")

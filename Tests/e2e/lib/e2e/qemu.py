@@ -31,16 +31,20 @@ def accel(arch="amd64"):
     return "tcg"
 
 
-def accel_args(name, arch="amd64"):
+def accel_args(name, arch="amd64", baseline=False):
+    """baseline: under TCG, an amd64 guest gets the plain x86-64 CPU (qemu64) instead of every
+    feature TCG emulates (max). Debian's glibc then takes its SSE2 string and maths functions,
+    not the AVX2 and FMA ones TCG runs slowly: systemd-mode scenarios run 14-17 % faster
+    (BENCHMARKS.md). Fast mode gains nothing and keeps max."""
     if name == "kvm":
         return ["-accel", "kvm", "-cpu", "host"]
     if arch == "arm64":
         # cortex-a72: -cpu max adds pointer authentication, whose emulation costs TCG dearly.
         return ["-accel", "tcg", "-cpu", "cortex-a72"]
-    return ["-accel", "tcg", "-cpu", "max"]
+    return ["-accel", "tcg", "-cpu", "qemu64" if baseline else "max"]
 
 
-def machine_args(arch, mode):
+def machine_args(arch, mode, baseline=False):
     """The board, console and display: a PC whose display is vkms (-vga none), or arm64's
     virt board with virtio-gpu-pci at 1024x768 (vkms's size, so the scenarios' layouts hold)."""
     if arch == "arm64":
@@ -49,7 +53,8 @@ def machine_args(arch, mode):
     # no_timer_check: the kernel's check that the IO-APIC timer ticks during boot fails on a
     # host too busy to run TCG at speed ("IO-APIC + timer doesn't work!", a panic); the
     # timer works, the check is for broken real hardware.
-    return ["qemu-system-x86_64", *accel_args(mode, arch), "-M", "pc", "-vga", "none"], "ttyS0", "no_timer_check"
+    return (["qemu-system-x86_64", *accel_args(mode, arch, baseline), "-M", "pc", "-vga", "none"],
+            "ttyS0", "no_timer_check")
 
 
 class Boot:
@@ -142,19 +147,20 @@ def nic_args(ssh_port):
 
 
 def run(kernel, initrd, run_dir, timeout, memory_mb=1024, append="", disks=(), verbose=False, silence=None,
-        ssh_port=None, while_running=None, arch="amd64"):
+        ssh_port=None, while_running=None, arch="amd64", baseline_cpu=False):
     """Boots kernel+initrd with run_dir/results.img as the first virtio disk (/dev/vda), then
     disks (/dev/vdb...) as snapshots: the guest may write them, the files never change.
     Stops the guest after timeout seconds, or after silence seconds without serial output.
     ssh_port: forward that loopback port to the guest's port 22. while_running: called once
-    qemu has started; what it returns is called when qemu has ended (a host-side step)."""
+    qemu has started; what it returns is called when qemu has ended (a host-side step).
+    baseline_cpu: see accel_args."""
     results_img = run_dir / "results.img"
     with open(results_img, "wb") as f:
         f.truncate(RESULTS_DISK_MB << 20)
     serial_log = run_dir / "serial.log"
     agent_path = agent_socket_path(run_dir)
     mode = accel(arch)
-    board, console, quirks = machine_args(arch, mode)
+    board, console, quirks = machine_args(arch, mode, baseline_cpu)
     cmd = [*board, "-m", str(memory_mb), "-smp", "2",
            "-display", "none", "-no-reboot", *nic_args(ssh_port), "-monitor", "none",
            "-serial", "stdio", "-kernel", str(kernel), "-initrd", str(initrd),

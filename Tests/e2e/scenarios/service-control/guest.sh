@@ -32,9 +32,8 @@ e2e_wait_for 30 grep -q '"control_api": "ready"' /run/kiosk/status.json || e2e_l
 status > status-boot.json
 # Before any set: the api-only value shows its placeholder (the command's value is read).
 e2e_wait_for 20 grep -q '"id": "tank", "state": "ok"' /run/kiosk/status.json || e2e_log "the tank value was not read"
-sleep 0.5
-shot before
 e2e_run render-before kiosk render /etc/kiosk/kiosk.toml --size 1024x768 --value tank=80 --out /results/render-before.png
+e2e_until_same 15 before /results/render-before.png shot before
 
 call root-show root ShowScreen s schedule
 e2e_wait_for 10 grep -q '"screen": "schedule"' /run/kiosk/status.json || e2e_log "ShowScreen from root did nothing"
@@ -58,10 +57,10 @@ call gardener-notify gardener Notify sds "Watering starts in 5 minutes" 2 warnin
 sleep 0.5
 status > status-notified.json
 # The notification gone (2 s), the value on screen: the same picture as a render with it.
-sleep 2.5
-status > status-set.json
-shot set
 e2e_run render-set kiosk render /etc/kiosk/kiosk.toml --size 1024x768 --value soil=63.4 --value tank=80 --out /results/render-set.png
+sleep 2
+status > status-set.json
+e2e_until_same 15 set /results/render-set.png shot set
 
 # kiosk ctl, from the group.
 as gardener kiosk ctl show schedule > ctl-show.txt 2>&1; echo "exit $?" >> ctl-show.txt
