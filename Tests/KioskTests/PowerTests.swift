@@ -275,8 +275,10 @@ import Testing
         return try KioskApp(config: try #require(check.config), width: 320, height: 240, now: MonotonicClock.now())
     }
 
+    /// Runs the loop until `done`, for at most 30 s: long only for a starved run (the aarch64
+    /// tests under qemu-user at idle priority beside the VM guests).
     static func turn(_ runtime: Runtime, until done: () -> Bool) throws {
-        let deadline = MonotonicClock.now() + 10
+        let deadline = MonotonicClock.now() + 30
         while !done(), MonotonicClock.now() < deadline { try runtime.runOnce(timeout: 0.02) }
     }
 
@@ -286,16 +288,25 @@ import Testing
 
     /// Idle blanks the panel: backlight 0 and no frame taken, the status says so; a tap on an item
     /// wakes it without activating the item, and the first frame after it is the menu.
+    /// The runtime runs on the wall clock: the idle times are long enough (1 s, then 1 s more) for
+    /// the first frame to come before the dimming on a starved run (the aarch64 tests under
+    /// qemu-user at idle priority took longer than the 0.2 s this test once gave them).
     @Test func runtimeBlanksAndATapWakesWithoutActivating() throws {
         let sys = SysfsBacklight(devices: [("panel", 255, 200)])
         let scratch = ScratchDirectory()
-        let app = try Self.app("dim_after = 0.2\ndim_level = 0.5\nblank_after = 0.4", scratch: scratch)
+        let app = try Self.app("dim_after = 1\ndim_level = 0.5\nblank_after = 2", scratch: scratch)
         let output = try HeadlessOutput(panelWidth: 320, panelHeight: 240, rotation: .none)
         let runtime = try Runtime(app: app, output: output, signals: try SignalSource(Runtime.handledSignals), config: nil,
                                   options: Runtime.Options(backlightClassDirectory: sys.classDirectory), startup: StartupTimeline())
         try runtime.start()
+        try Self.turn(runtime) { output.presentedFrames > 0 }
+        #expect(output.presentedFrames > 0, "no frame before the idle times")
         try Self.turn(runtime) { Self.status(scratch).contains("\"display_power\": \"dimmed\"") }
-        #expect(sys.brightness("panel") == "100")
+        // Dimmed: half the brightness. Read before the status: a run starved past the second
+        // idle time has gone on to off, which the status then says.
+        let dimmed = sys.brightness("panel")
+        #expect(dimmed == "100" || (dimmed == "0" && Self.status(scratch).contains("\"display_power\": \"off\"")),
+                "dimmed: brightness \(dimmed)")
         try Self.turn(runtime) { Self.status(scratch).contains("\"display_power\": \"off\"") }
         #expect(sys.brightness("panel") == "0")
         #expect(!output.panelOn)
