@@ -326,18 +326,26 @@ class Durations:
             self.known = json.loads(self.path.read_text())
         except (OSError, ValueError):
             self.known = {}
+        self.recorded = {}
 
     def expected(self, sc):
         return self.known.get(sc.name, sc.timeout / 3)
 
     def record(self, sc, seconds):
-        self.known[sc.name] = round(seconds, 1)
+        self.recorded[sc.name] = round(seconds, 1)
 
     def save(self):
+        """Merges this run's times into the file as it is now: another run of the same target
+        (scripts/test runs the arm64 shared and alone scenarios side by side) keeps its own."""
         try:
+            try:
+                known = json.loads(self.path.read_text())
+            except (OSError, ValueError):
+                known = {}
+            known.update(self.recorded)
             cache.ROOT.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(self.known, indent=1, sort_keys=True))
+            tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(known, indent=1, sort_keys=True))
             tmp.rename(self.path)
         except OSError:
             pass

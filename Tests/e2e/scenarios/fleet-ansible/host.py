@@ -75,7 +75,9 @@ def host(h):
 
     def play(name, bundle_dir, *extra):
         return h.run(f"ansible-{name}", ["ansible-playbook", "-i", inventory, REPO / "packaging/ansible/playbook.yml",
-                                         "-e", f"kiosk_bundle={bundle_dir}", *extra], env=env)
+                                         "-e", f"kiosk_bundle={bundle_dir}", *extra],
+                     # Ansible's own log has each line's time: where a run's minutes go.
+                     env=dict(env, ANSIBLE_LOG_PATH=str(work / f"ansible-{name}.timed.log")))
 
     def applied(name, r):
         if r.returncode != 0:

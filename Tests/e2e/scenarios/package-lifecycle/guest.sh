@@ -79,12 +79,24 @@ dpkg -L kiosk > package-files.txt
 ls -ld /var/lib/kiosk /var/lib/kiosk/pin-lock.state > state-before-purge.txt 2>&1
 e2e_run purge dpkg --purge kiosk
 dpkg-query -W -f '${Status}\n' kiosk > purged-status.txt 2>&1
+# What is still there; the directories among it that another package owns, asked of dpkg in one
+# call (dpkg -S reads every package's file list: once per path took a minute under TCG).
 while read -r path; do
     [ "$path" != /. ] || continue
     [ -e "$path" ] || [ -L "$path" ] || continue
-    if [ -d "$path" ] && { [ -L "$path" ] || dpkg -S "$path" >/dev/null 2>&1; }; then continue; fi
+    [ -d "$path" ] && [ -L "$path" ] && continue
     echo "$path"
-done < package-files.txt > left-behind.txt
+done < package-files.txt > still-there.txt
+while read -r path; do [ -d "$path" ] && echo "$path"; done < still-there.txt > still-there-dirs.txt
+if [ -s still-there-dirs.txt ]; then
+    # "pkg, pkg: /path" for each path some package owns (and diversion lines, which name it too).
+    tr '\n' '\0' < still-there-dirs.txt | xargs -0 dpkg -S 2>/dev/null | sed -n 's/^.*: \(\/.*\)$/\1/p' > owned-dirs.txt
+fi
+touch owned-dirs.txt
+while read -r path; do
+    [ -d "$path" ] && grep -qxF -- "$path" owned-dirs.txt && continue
+    echo "$path"
+done < still-there.txt > left-behind.txt
 { getent passwd kiosk || echo "no user kiosk"; getent group kiosk || echo "no group kiosk"; } > user-purged.txt
 systemctl show -p LoadState -p ActiveState kiosk.service > unit-purged.txt 2>&1
 ls /etc/systemd/system/multi-user.target.wants/ /var/lib/systemd/deb-systemd-helper-enabled/ \
