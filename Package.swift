@@ -119,7 +119,7 @@ let package = Package(
         // The spoken menu: the voice for a text's script, espeak-ng's synthesis and ALSA playback on
         // a thread of their own.
         .target(name: "Speech", dependencies: ["KioskSystem", "CEspeak", "CAlsa"]),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech", "KioskSystem"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "KioskSystem", "TestSupport"]),
         // The program: the app, the runtime that drives it, the PIN lock. Tested without a device.
         .target(
             name: "Kiosk",

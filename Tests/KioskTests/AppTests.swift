@@ -7,6 +7,7 @@ import Kiosk
 @testable import KioskSystem
 @testable import MenuScreens
 import Raster
+import TestSupport
 import Testing
 
 /// The whole app without devices: a config on disk, synthetic input and hand-moved time,
@@ -136,11 +137,11 @@ import Testing
         return (runtime, output)
     }
 
-    /// Turns the runtime's loop until `done` or 10 s. A child's SIGCHLD goes to whichever of the
+    /// Turns the runtime's loop until `done`, or for `Patience.seconds`. A child's SIGCHLD goes to whichever of the
     /// test process's threads does not block it, so the test raises it on the loop's thread, as
     /// the kernel does for the kiosk's single thread (reaping is WNOHANG: extra ones are harmless).
     static func turn(_ runtime: Runtime, until done: () -> Bool) throws {
-        let deadline = MonotonicClock.now() + 10
+        let deadline = MonotonicClock.now() + Patience.seconds
         while !done(), MonotonicClock.now() < deadline {
             raise(SIGCHLD)
             try runtime.runOnce(timeout: 0.02)

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 @testable import Kiosk
 @testable import KioskConfiguration
+import TestSupport
 import Testing
 
 /// What the kiosk starts is contained: a child holds descriptors 0, 1 and 2 only, and what a
@@ -26,7 +27,7 @@ import Testing
         return String(decoding: output, as: UTF8.self)
     }
 
-    func waitUntil(seconds: Double = 10, _ done: () -> Bool) -> Bool {
+    func waitUntil(seconds: Double = Patience.seconds, _ done: () -> Bool) -> Bool {
         for _ in 0..<Int(seconds * 100) {
             if done() { return true }
             usleep(10_000)

@@ -3,6 +3,7 @@ import Glibc
 @testable import KioskSystem
 @testable import MenuScreens
 import Raster
+import TestSupport
 import Text
 import Testing
 @testable import Kiosk
@@ -144,7 +145,7 @@ func pngWithHeaderOnly(width: Int, height: Int) -> [UInt8] {
     /// worker's descriptor to become readable.
     static func waitForResult(_ worker: ConfigLoadWorker) {
         var pfd = pollfd(fd: worker.completionDescriptor, events: Int16(POLLIN), revents: 0)
-        _ = poll(&pfd, 1, 60_000)
+        _ = poll(&pfd, 1, Patience.milliseconds)
     }
 
     static func title(_ loaded: LoadedConfig?) -> String? { loaded?.check.config?.screens.first?.title }
@@ -180,7 +181,7 @@ func pngWithHeaderOnly(width: Int, height: Int) -> [UInt8] {
         worker.request()
         Self.replace(dir, Self.config(title: "Three"))
         let last = worker.request()
-        while worker.isLoading { try loop.runOnce(timeout: 60) }
+        while worker.isLoading { try loop.runOnce(timeout: Patience.seconds) }
         #expect(delivered.map(\.request) == [last])
         #expect(Self.title(delivered.first) == "Three")
     }

@@ -3,6 +3,7 @@ import Glibc
 @testable import KioskConfiguration
 @testable import KioskSystem
 import Raster
+import TestSupport
 import Testing
 @testable import Kiosk
 
@@ -128,7 +129,7 @@ final class ReleaseTree {
 /// The watcher and the config service on a real directory and a real event loop.
 @Suite(.serialized) struct ConfigSwapWatchTests {
     /// Whether `watcher` has events within `ms` and they concern the config.
-    static func changed(_ watcher: ConfigWatcher, within ms: Int32 = 2000) -> Bool {
+    static func changed(_ watcher: ConfigWatcher, within ms: Int32 = Patience.milliseconds) -> Bool {
         var pfd = pollfd(fd: watcher.fd, events: Int16(POLLIN), revents: 0)
         guard poll(&pfd, 1, ms) == 1 else { return false }
         return watcher.drain()
@@ -193,7 +194,7 @@ final class ReleaseTree {
         try service.attach(to: loop)
 
         tree.swap(to: "releases/2")
-        let deadline = MonotonicClock.now() + 30
+        let deadline = MonotonicClock.now() + Patience.seconds
         while applied.isEmpty, MonotonicClock.now() < deadline { try loop.runOnce(timeout: 0.05) }
         // Time for a second reload to show up, if the swap made one.
         let quiet = MonotonicClock.now() + 0.5

@@ -4,6 +4,7 @@ import Glibc
 @testable import Kiosk
 import KioskConfiguration
 @testable import KioskSystem
+import TestSupport
 import Testing
 
 /// The control API over a real D-Bus daemon (a private one, so the test needs no system bus):
@@ -41,7 +42,7 @@ import Testing
             // Process would wait for.
             pid = try ProcessLauncher.start(Command(argv: ["/usr/bin/dbus-daemon", "--session", "--nofork", "--nopidfile",
                                                            "--address=\(address)"]))
-            let deadline = MonotonicClock.now() + 10
+            let deadline = MonotonicClock.now() + Patience.seconds
             while access(socket, F_OK) != 0, MonotonicClock.now() < deadline { usleep(10_000) }
         }
 
@@ -77,8 +78,11 @@ import Testing
 
     /// The test buses' end: a process that ignores SIGTERM (as a dbus-daemon once did) is killed.
     @Test func aBusIgnoringTERMIsKilledAfterItsGrace() throws {
-        let pid = try ProcessLauncher.start(Command(argv: ["/bin/sh", "-c", "trap '' TERM; while :; do sleep 1; done"]))
-        usleep(200_000)  // the trap is set
+        let scratch = ScratchDirectory()
+        let trapped = scratch.path + "/trapped"
+        let pid = try ProcessLauncher.start(Command(argv: ["/bin/sh", "-c", "trap '' TERM; : > \"$1\"; while :; do sleep 1; done", "sh", trapped]))
+        let deadline = MonotonicClock.now() + Patience.seconds
+        while access(trapped, F_OK) != 0, MonotonicClock.now() < deadline { usleep(10_000) }
         let started = MonotonicClock.now()
         Daemon.end(pid, grace: 0.5)
         #expect(Glibc.kill(pid, 0) == -1 && errno == ESRCH)
@@ -134,7 +138,7 @@ import Testing
         }
 
         func turn(until done: () -> Bool) throws {
-            let deadline = MonotonicClock.now() + 20
+            let deadline = MonotonicClock.now() + Patience.seconds
             while !done(), MonotonicClock.now() < deadline { try runtime.runOnce(timeout: 0.02) }
         }
 

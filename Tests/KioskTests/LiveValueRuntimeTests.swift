@@ -3,6 +3,7 @@ import Glibc
 @testable import Kiosk
 import KioskConfiguration
 @testable import KioskSystem
+import TestSupport
 import Testing
 
 /// Live values read by a running runtime from real programs and files: shown on screen, the
@@ -45,9 +46,9 @@ import Testing
 
         func health(_ id: String) -> ValueHealth? { app.values.health(now: MonotonicClock.now()).first { $0.id == id } }
 
-        /// Turns the loop until `done` (at most 10 s).
+        /// Turns the loop until `done` (at most `Patience.seconds`).
         func turn(until done: () -> Bool) throws {
-            let deadline = MonotonicClock.now() + 10
+            let deadline = MonotonicClock.now() + Patience.seconds
             while !done(), MonotonicClock.now() < deadline {
                 // The test runner's other threads may take a child's SIGCHLD (AppTests.turn does the same).
                 raise(SIGCHLD)

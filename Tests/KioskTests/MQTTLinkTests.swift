@@ -1,6 +1,7 @@
 import Glibc
 @testable import KioskConfiguration
 @testable import KioskSystem
+import TestSupport
 import Testing
 @testable import Kiosk
 
@@ -25,7 +26,8 @@ import Testing
         func start() throws {
             pid = try ProcessLauncher.start(Command(argv: ["/usr/sbin/mosquitto", "-c", scratch.path + "/mosquitto.conf"]))
             // Listening once a client can connect; a second at most on a quiet machine.
-            for _ in 0..<100 where !Self.accepts(port) { usleep(50_000) }
+            let deadline = MonotonicClock.now() + Patience.seconds
+            while !Self.accepts(port), MonotonicClock.now() < deadline { usleep(50_000) }
         }
 
         func stop() {
@@ -79,9 +81,9 @@ import Testing
         return String(decoding: readBytes(file), as: UTF8.self)
     }
 
-    /// Turns `loop` until `condition` holds or `seconds` pass; true when it held.
-    static func turn(_ loop: EventLoop, seconds: Double, until condition: () -> Bool) throws -> Bool {
-        let end = MonotonicClock.now() + seconds
+    /// Turns `loop` until `condition` holds or `Patience.seconds` pass; true when it held.
+    static func turn(_ loop: EventLoop, until condition: () -> Bool) throws -> Bool {
+        let end = MonotonicClock.now() + Patience.seconds
         while !condition() {
             if MonotonicClock.now() > end { return false }
             try loop.runOnce(timeout: 0.05)
@@ -106,12 +108,12 @@ import Testing
         let topics = MQTTTopics(clientID: "test-\(port)")
 
         // No broker: refused, and retried.
-        #expect(try Self.turn(loop, seconds: 10) { link.health.state == .retrying })
+        #expect(try Self.turn(loop) { link.health.state == .retrying })
         #expect(link.health.error?.contains("mosquitto_connect") == true, "\(link.health)")
         link.publish(topics.screen, "main")
 
         try broker.start()
-        #expect(try Self.turn(loop, seconds: 15) { link.health.state == .connected }, "\(link.health)")
+        #expect(try Self.turn(loop) { link.health.state == .connected }, "\(link.health)")
         #expect(link.health.connects == 1 && link.health.error == nil)
         #expect(changes >= 2)
 
@@ -121,14 +123,14 @@ import Testing
         #expect(seen.contains("\(topics.screen) main"), "\(seen)")
 
         _ = try Self.output(["mosquitto_pub", "-h", "127.0.0.1", "-p", "\(port)", "-t", topics.showScreen, "-m", "settings"], scratch: scratch)
-        #expect(try Self.turn(loop, seconds: 5) { !received.isEmpty })
+        #expect(try Self.turn(loop) { !received.isEmpty })
         #expect(received.map(\.topic) == [topics.showScreen] && received.map(\.payload) == [Array("settings".utf8)])
 
         // The broker restarts without persistence: the link reconnects and publishes the state again.
         broker.stop()
-        #expect(try Self.turn(loop, seconds: 10) { link.health.state != .connected })
+        #expect(try Self.turn(loop) { link.health.state != .connected })
         try broker.start()
-        #expect(try Self.turn(loop, seconds: 15) { link.health.state == .connected && link.health.connects == 2 }, "\(link.health)")
+        #expect(try Self.turn(loop) { link.health.state == .connected && link.health.connects == 2 }, "\(link.health)")
         let again = try Self.output(["mosquitto_sub", "-h", "127.0.0.1", "-p", "\(port)", "-t", topics.prefix + "/#", "-v", "-W", "2"], scratch: scratch)
         #expect(again.contains("\(topics.screen) main"), "\(again)")
     }
@@ -144,7 +146,7 @@ import Testing
         let loop = try EventLoop()
         let link = try Self.link(port: port, credentials: credentials)
         try link.attach(to: loop, deliver: { _ in }, healthChanged: {})
-        #expect(try Self.turn(loop, seconds: 10) { link.health.state == .retrying })
+        #expect(try Self.turn(loop) { link.health.state == .retrying })
         #expect(link.health.error?.contains("refused the connection") == true, "\(link.health)")
         #expect(link.health.connects == 0)
     }

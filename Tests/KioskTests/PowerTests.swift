@@ -8,6 +8,7 @@ import Glibc
 import LayoutCore
 @testable import MenuScreens
 import Raster
+import TestSupport
 import Testing
 
 /// `[power]`: the config keys, the policy with hand-moved time, the input that wakes the panel
@@ -275,10 +276,9 @@ import Testing
         return try KioskApp(config: try #require(check.config), width: 320, height: 240, now: MonotonicClock.now())
     }
 
-    /// Runs the loop until `done`, for at most 30 s: long only for a starved run (the aarch64
-    /// tests under qemu-user at idle priority beside the VM guests).
+    /// Runs the loop until `done`, for at most `Patience.seconds`.
     static func turn(_ runtime: Runtime, until done: () -> Bool) throws {
-        let deadline = MonotonicClock.now() + 30
+        let deadline = MonotonicClock.now() + Patience.seconds
         while !done(), MonotonicClock.now() < deadline { try runtime.runOnce(timeout: 0.02) }
     }
 

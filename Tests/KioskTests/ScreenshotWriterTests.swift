@@ -3,6 +3,7 @@ import Glibc
 @testable import Kiosk
 @testable import Raster
 import Synchronization
+import TestSupport
 import Testing
 
 /// Screenshots are encoded on a thread of their own: the image comes back whole, the sidecar only
@@ -43,7 +44,7 @@ import Testing
         let image = try Self.image(640, 480)
         let path = folder.dir + "/shot.png"
         #expect(writer.write(image, to: path, sidecar: "offset=3+0.5\n", done: outcome.done))
-        #expect(outcome.waitForOne(seconds: 30))
+        #expect(outcome.waitForOne(seconds: Patience.seconds))
         let results = outcome.results.withLock { $0 }
         #expect(results.count == 1)
         if case .failure(let e) = results.first { Issue.record("write failed: \(e)") }
@@ -62,13 +63,13 @@ import Testing
         let big = try Self.image(4096, 4096)
         #expect(writer.write(big, to: folder.dir + "/a.png", sidecar: "a\n", done: outcome.done))
         #expect(!writer.write(big, to: folder.dir + "/b.png", sidecar: "b\n", done: outcome.done))
-        #expect(outcome.waitForOne(seconds: 60))
+        #expect(outcome.waitForOne(seconds: Patience.seconds))
         #expect(outcome.results.withLock { $0.count } == 1)
         #expect(FileManager.default.fileExists(atPath: folder.dir + "/a.png.txt"))
         #expect(!FileManager.default.fileExists(atPath: folder.dir + "/b.png"))
         // Idle again: the next request is taken.
         #expect(writer.write(try Self.image(8, 8), to: folder.dir + "/c.png", sidecar: "c\n", done: outcome.done))
-        #expect(outcome.waitForOne(seconds: 30))
+        #expect(outcome.waitForOne(seconds: Patience.seconds))
         #expect(FileManager.default.fileExists(atPath: folder.dir + "/c.png.txt"))
     }
 
@@ -76,7 +77,7 @@ import Testing
         let folder = Folder(), writer = ScreenshotWriter(), outcome = Outcome()
         let path = folder.dir + "/missing/shot.png"
         #expect(writer.write(try Self.image(8, 8), to: path, sidecar: "x\n", done: outcome.done))
-        #expect(outcome.waitForOne(seconds: 30))
+        #expect(outcome.waitForOne(seconds: Patience.seconds))
         let results = outcome.results.withLock { $0 }
         guard case .failure(let error)? = results.first else { Issue.record("no failure: \(results)"); return }
         #expect("\(error)".contains("missing"), "\(error)")

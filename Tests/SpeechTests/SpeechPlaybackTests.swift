@@ -1,6 +1,7 @@
 import Glibc
 import KioskSystem
 import Speech
+import TestSupport
 import Testing
 
 /// espeak-ng and ALSA for real: the worker speaks into ALSA's `file` plugin (a raw file beside the
@@ -74,7 +75,7 @@ let hasEspeakProgram = access("/usr/bin/espeak-ng", X_OK) == 0
         Self.worker.configure(SpeechSettings(device: "file:FILE=\(raw),FORMAT=raw", voice: "en", rate: 175))
         let long = Array(repeating: "This sentence is said again and again until the next movement cuts it off.", count: 20).joined(separator: " ")
         Self.worker.say(long)
-        let end = MonotonicClock.now() + 10
+        let end = MonotonicClock.now() + Patience.seconds
         var size = stat()
         while MonotonicClock.now() < end, stat(raw, &size) != 0 || size.st_size == 0 { usleep(1000) }
         Self.worker.say("Tea")
@@ -131,7 +132,7 @@ let hasEspeakProgram = access("/usr/bin/espeak-ng", X_OK) == 0
         return candidates.first { access($0, R_OK) == 0 } ?? "/usr/share/espeak-ng-data"
     }()
 
-    static func waitFor(timeout: Double = 20, _ done: (SpeechHealth) -> Bool) throws -> SpeechHealth {
+    static func waitFor(timeout: Double = Patience.seconds, _ done: (SpeechHealth) -> Bool) throws -> SpeechHealth {
         let end = MonotonicClock.now() + timeout
         while MonotonicClock.now() < end {
             let h = worker.health

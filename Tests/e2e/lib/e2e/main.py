@@ -70,6 +70,10 @@ def parse_args(argv):
                         "nothing beside the alone part; default all")
     p.add_argument("--timeout-scale", type=float, default=float(os.environ.get("KIOSK_E2E_TIMEOUT_SCALE", 1)),
                    help="multiply every scenario's timeout (slow machines)")
+    p.add_argument("--failed-to", default=None, metavar="FILE",
+                   help="write the names of the scenarios that failed to FILE, one per line (empty when "
+                        "every one passed; not written when the run stopped before its scenarios): "
+                        "scripts/test boots those again alone")
     return p.parse_args(argv)
 
 
@@ -479,6 +483,8 @@ def main(argv):
             if sc.alone:
                 one(sc, 1)
     durations.save()
+    if args.failed_to:
+        Path(args.failed_to).write_text("".join(f"{name}\n" for name in failed))
     total = time.monotonic() - t0
     print(f"{len(selected) - len(failed)}/{len(selected)} scenarios passed in {total:.1f}s"
           + (f"; failed: {' '.join(failed)}" if failed else ""))

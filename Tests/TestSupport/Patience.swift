@@ -1,0 +1,8 @@
+/// How long a test waits for something that should happen. A passing test moves on as soon as it
+/// happens; only a failing one waits this long. Long because the aarch64 tests run under
+/// qemu-user at the idle scheduling policy beside VM guests (scripts/test), where a test can get
+/// no CPU at all for tens of seconds.
+public enum Patience {
+    public static let seconds: Double = 300
+    public static let milliseconds = Int32(seconds * 1000)
+}
