@@ -96,7 +96,7 @@ let package = Package(
         // The config: decoder, validator, reader, `KioskConfig`, rescue config, key bindings, PIN hashes, assets.
         .target(
             name: "KioskConfiguration",
-            dependencies: ["KioskSystem", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "CCrypt"]
+            dependencies: ["KioskSystem", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "CCrypt", "CLinux"]
         ),
         // The display: the `Output` protocol, the DRM/KMS output, the backlight, the headless output.
         .target(

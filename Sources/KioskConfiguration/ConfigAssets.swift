@@ -18,6 +18,8 @@ struct ConfigAssets {
     let images: [String: PixelBuffer]
     /// SVG icons (files, and icon names found in a theme) by the icon as the config writes it.
     let vectors: [String: VectorIcon]
+    /// The SVG worker they render in (nil when the config has none).
+    var svgRenderer: SVGRenderer? = nil
     /// Why each image that was not decoded is unusable, worded for the key that names it.
     let imageProblems: [String: String]
     /// False when `shouldStop` cut the decoding short: then some images are in neither dictionary.
@@ -27,26 +29,23 @@ struct ConfigAssets {
     var iconWarnings: [String: String] = [:]
 
     /// What the screens draw with; nil without a font.
-    var loaded: LoadedAssets? { font.map { LoadedAssets(font: $0, images: images, vectors: vectors) } }
+    var loaded: LoadedAssets? { font.map { LoadedAssets(font: $0, images: images, vectors: vectors, svgRenderer: svgRenderer) } }
 
     /// The side an SVG icon is rendered at once when it loads, timed against `svgRenderBudget`: about
     /// as large as a row icon is drawn on a 1080-line panel (58 px at 9 rows), twice over.
     static let svgTrialSide = 128
-    /// Longest trial render one SVG icon may take, in the loading thread's CPU time; a slower one
-    /// is refused (librsvg cannot be interrupted, so this bounds what each later render at a drawn
-    /// size can cost the loop). CPU time, not wall time, so that a config does not turn invalid
-    /// because the machine is busy or the load runs at a low priority; wide enough for a slow
-    /// board or an emulated one (Adwaita's icons take ~1 ms here and up to 0.6 s at 256 px under
-    /// qemu's TCG); the hostile cases are refused from the file before this.
+    /// Longest trial render one SVG icon may take, in the SVG worker's CPU time; a slower one is
+    /// refused (a later render at a larger drawn size costs more). CPU time, not wall time, so
+    /// that a config does not turn invalid because the machine is busy or the load runs at a low
+    /// priority; wide enough for a slow board or an emulated one (Adwaita's icons take ~1 ms here
+    /// and up to 0.6 s at 256 px under qemu's TCG); the hostile cases are refused from the file
+    /// before this, and the worker's own CPU limit ends what runs longer still.
     static let svgRenderBudget = 3.0
     /// Longest all of a config's SVG icons may take to load together (CPU time); the rest are refused.
     static let svgTotalBudget = 15.0
     /// librsvg and cairo set themselves up on their first render (fonts, caches): done once per
-    /// process on a one-pixel document, untimed, so that the first icon is not charged for it.
-    static let svgWarmUp: Void = {
-        let empty = #"<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><rect width="1" height="1"/></svg>"#
-        _ = try? SVGDocument(data: Array(empty.utf8), name: "warm-up").render(width: 1, height: 1)
-    }()
+    /// worker on a one-pixel document, untimed, so that the first icon is not charged for it.
+    static let svgWarmUpDocument = Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><rect width="1" height="1"/></svg>"#.utf8)
 
     /// Loads `config`'s font as the kiosk will (a file, checked as a readable regular file first,
     /// or a family name fontconfig must have), then each image of `config.imagePaths` once, in the
@@ -55,10 +54,12 @@ struct ConfigAssets {
     /// decode, which finds damaged pixel data. `shouldStop` is asked before each image.
     ///
     /// Item icons may also be SVG files or icon names (`IconTheme`): each is found, read (at most
-    /// `SVGDocument.maximumBytes`), parsed by librsvg and rendered once at `svgTrialSide`, timed by
-    /// `clock` (the thread's CPU time) against `svgRenderBudget` and `svgTotalBudget`.
+    /// `SVGDocument.maximumBytes`) and checked here without librsvg (`SVGDocument.check`), then
+    /// parsed by librsvg and rendered once at `svgTrialSide` in the SVG worker, whose CPU time for
+    /// the two (`cost` turns it into the time charged: tests charge more) counts against
+    /// `svgRenderBudget` and `svgTotalBudget`.
     static func decode(_ config: KioskConfig, shouldStop: () -> Bool = { false },
-                       clock: () -> Double = ThreadCPUClock.now, iconTheme: IconTheme = IconTheme()) -> ConfigAssets {
+                       cost: (Double) -> Double = { $0 }, iconTheme: IconTheme = IconTheme()) -> ConfigAssets {
         var font: Font?
         var fontProblem: String?
         let name = config.theme.font
@@ -77,11 +78,12 @@ struct ConfigAssets {
         var warnings: [String: String] = [:]
         var pixels = 0
         var svgTime = 0.0
+        var renderer: SVGRenderer?
         var themes = iconTheme
         let icons = config.iconKeys
         for key in config.imagePaths {
             if shouldStop() {
-                return ConfigAssets(font: font, fontProblem: fontProblem, images: images, vectors: vectors, imageProblems: problems,
+                return ConfigAssets(font: font, fontProblem: fontProblem, images: images, vectors: vectors, svgRenderer: renderer, imageProblems: problems,
                                     complete: false, iconWarnings: warnings)
             }
             var path = key
@@ -105,22 +107,34 @@ struct ConfigAssets {
                         + "more than the \(svgTotalBudget) s a config's icons may take together"
                     continue
                 }
-                svgWarmUp
-                let start = clock()
+                let data: [UInt8]
                 do {
-                    let document = try SVGDocument(path: path)
-                    _ = try document.render(width: svgTrialSide, height: svgTrialSide)
-                    let took = clock() - start
+                    data = try SVGDocument.readFile(path)
+                    try SVGDocument.check(data, name: path)
+                } catch {
+                    problems[key] = "\"\(path)\" cannot be loaded as an SVG: \(error)"
+                    continue
+                }
+                if renderer == nil {
+                    let warming = SVGRenderer()
+                    if case .success(let warm) = warming.load(svgWarmUpDocument, name: "warm-up") { _ = warming.render(warm.id, side: 1) }
+                    renderer = warming
+                }
+                switch renderer!.load(data, name: path) {
+                case .failure(let error):
+                    problems[key] = "\"\(path)\" cannot be loaded as an SVG: \(error)"
+                case .success(let loaded):
+                    let trial = renderer!.render(loaded.id, side: svgTrialSide)
+                    let took = cost(loaded.cpuSeconds + trial.cpuSeconds)
                     svgTime += took
-                    guard took <= svgRenderBudget else {
+                    if let problem = trial.problem {
+                        problems[key] = "\"\(path)\" cannot be loaded as an SVG: \(problem)"
+                    } else if took > svgRenderBudget {
                         problems[key] = "\"\(path)\" takes \(took.formatted2) s to render at \(svgTrialSide)x\(svgTrialSide), "
                             + "more than the \(svgRenderBudget) s an icon may take; simplify it"
-                        continue
+                    } else {
+                        vectors[key] = VectorIcon(renderer: renderer!, document: loaded.id, symbolic: path.lowercased().hasSuffix("-symbolic.svg"))
                     }
-                    vectors[key] = VectorIcon(document: document, symbolic: path.lowercased().hasSuffix("-symbolic.svg"))
-                } catch {
-                    svgTime += clock() - start
-                    problems[key] = "\"\(path)\" cannot be loaded as an SVG: \(error)"
                 }
                 continue
             }
@@ -148,7 +162,7 @@ struct ConfigAssets {
                 problems[key] = describe(error, path: path)
             }
         }
-        return ConfigAssets(font: font, fontProblem: fontProblem, images: images, vectors: vectors, imageProblems: problems,
+        return ConfigAssets(font: font, fontProblem: fontProblem, images: images, vectors: vectors, svgRenderer: renderer, imageProblems: problems,
                             complete: true, iconWarnings: warnings)
     }
 

@@ -1,8 +1,8 @@
 import Raster
 
 /// An SVG icon the config names, parsed and checked when the config loads, and rendered by librsvg
-/// at exactly the size it is drawn: once per (size, colour), then kept, so that drawing it is a
-/// copy. A config load renders every size its screens draw at the output's size (`IconWarmUp`),
+/// in the SVG worker (`SVGRenderer`) at exactly the size it is drawn: once per (size, colour),
+/// then kept, so that drawing it is a copy. A config load renders every size its screens draw at the output's size (`IconWarmUp`),
 /// so the event loop only copies. Screens ask a few sizes and colours of one icon (a row's in
 /// two colours, a tile's, a dial plate's, the side panel's); beyond `maximumRenders` the oldest
 /// render is dropped. Not thread-safe: one thread at a time (the loader's, then the loop's).
@@ -18,7 +18,8 @@ public final class VectorIcon {
     /// Renders kept per icon.
     public static let maximumRenders = 16
 
-    private let document: SVGDocument
+    private let renderer: SVGRenderer
+    private let document: UInt32
     /// A freedesktop symbolic icon ("...-symbolic.svg"): one shape meant to be drawn in the text's colour.
     public let symbolic: Bool
     /// nil: librsvg failed at that size, kept too so that a frame never asks again.
@@ -26,16 +27,18 @@ public final class VectorIcon {
     /// Renders made so far (librsvg calls): what shows whether drawing had to rasterize.
     public private(set) var rasterizations = 0
 
-    init(document: SVGDocument, symbolic: Bool) {
+    init(renderer: SVGRenderer, document: UInt32, symbolic: Bool) {
+        self.renderer = renderer
         self.document = document
         self.symbolic = symbolic
     }
 
-    /// The icon fitted into a `side` x `side` square in `tint`; nil if librsvg fails at that size.
+    /// The icon fitted into a `side` x `side` square in `tint`; nil if librsvg fails at that size
+    /// (or the worker gave the icon up).
     public func image(side: Int, tint: Tint) -> PixelBuffer? {
         if let hit = renders.first(where: { $0.side == side && $0.tint == tint }) { return hit.image }
         rasterizations += 1
-        let image = try? document.render(width: side, height: side)
+        let image = renderer.render(document, side: side).image
         if let image, case let .color(color) = tint { Self.recolor(image, to: color) }
         if renders.count == Self.maximumRenders { renders.removeFirst() }
         renders.append((side, tint, image))

@@ -13,6 +13,8 @@ public enum RasterError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A librsvg or cairo call failed, or an SVG the kiosk refuses before rendering it (too large a
     /// file, an external reference, a render over its time budget), and why in words.
     case svg(call: String, message: String)
+    /// An SVG refused in the kiosk's SVG worker: that process's description of the error, as is.
+    case svgWorker(String)
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum RasterError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(name): \(width)x\(height) is larger than the \(limit)x\(limit) the kiosk decodes; scale it down"
         case let .cannotWrite(path, reason): return "cannot write \(path): \(reason)"
         case let .svg(call, message): return "\(call) failed: \(message)"
+        case let .svgWorker(description): return description
         }
     }
 }

@@ -41,17 +41,7 @@ public final class SVGDocument {
     /// Parses `data`; refuses what the type's bounds refuse, naming `name`.
     public init(data: [UInt8], name: String) throws(RasterError) {
         self.name = name
-        guard data.count <= Self.maximumBytes else {
-            throw .svg(call: "SVGDocument(\(name))", message: "\(data.count) bytes is more than the \(Self.maximumBytes) an SVG icon may have")
-        }
-        if let reference = Self.externalReference(in: data) {
-            throw .svg(call: "SVGDocument(\(name))", message: "refers to something outside the file (\(reference)); an icon must be self-contained")
-        }
-        let expanded = SVGReferenceCount.expandedElements(in: data, limit: Self.maximumExpandedElements)
-        guard expanded <= Self.maximumExpandedElements else {
-            throw .svg(call: "SVGDocument(\(name))", message: "its references (use, href=\"#...\") make it more than "
-                + "\(Self.maximumExpandedElements) elements to draw; an icon needs far fewer")
-        }
+        try Self.check(data, name: name)
         handle = try Self.newHandle(data, name: name)
         var width = 0.0, height = 0.0
         if rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) != 0 {
@@ -82,6 +72,22 @@ public final class SVGDocument {
         return try surface.pixels()
     }
 
+    /// What can be refused from the bytes alone, without librsvg: the size, a reference to
+    /// anything outside the file, internal references that expand too far.
+    public static func check(_ data: [UInt8], name: String) throws(RasterError) {
+        guard data.count <= maximumBytes else {
+            throw .svg(call: "SVGDocument(\(name))", message: "\(data.count) bytes is more than the \(maximumBytes) an SVG icon may have")
+        }
+        if let reference = externalReference(in: data) {
+            throw .svg(call: "SVGDocument(\(name))", message: "refers to something outside the file (\(reference)); an icon must be self-contained")
+        }
+        let expanded = SVGReferenceCount.expandedElements(in: data, limit: maximumExpandedElements)
+        guard expanded <= maximumExpandedElements else {
+            throw .svg(call: "SVGDocument(\(name))", message: "its references (use, href=\"#...\") make it more than "
+                + "\(maximumExpandedElements) elements to draw; an icon needs far fewer")
+        }
+    }
+
     /// `rsvg_handle_new_from_data` with no flags (librsvg's limits stay on).
     private static func newHandle(_ data: [UInt8], name: String) throws(RasterError) -> OpaquePointer {
         var error: UnsafeMutablePointer<GError>? = nil
@@ -100,7 +106,7 @@ public final class SVGDocument {
     }
 
     /// The file's bytes, refused above `maximumBytes` before reading them.
-    private static func readFile(_ path: String) throws(RasterError) -> [UInt8] {
+    public static func readFile(_ path: String) throws(RasterError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .svg(call: "open(\(path))", message: String(cString: strerror(errno))) }
         defer { close(fd) }

@@ -13,7 +13,7 @@ struct KioskCommand: ParsableCommand {
         commandName: "kiosk",
         abstract: "Boot-to-menu for Linux devices with a screen: DRM/KMS output, software rendering, touch and knobs.",
         version: KioskVersion.string,
-        subcommands: [Run.self, CheckConfig.self, Status.self, Ctl.self, Render.self, Displays.self, Demo.self, HashPin.self],
+        subcommands: [Run.self, CheckConfig.self, Status.self, Ctl.self, Render.self, Displays.self, Demo.self, HashPin.self, SVGWorker.self],
         defaultSubcommand: Run.self)
 }
 

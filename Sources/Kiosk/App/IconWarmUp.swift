@@ -21,6 +21,9 @@ enum IconWarmUp {
     /// draw per item of each screen with SVG icons (20 items: 29 ms at 800x480, 85 ms at 1080p
     /// on the shared build host) and keeps every render, the side panel's large ones included.
     static func run(_ config: KioskConfig, assets: LoadedAssets, width: Int, height: Int, shouldStop: () -> Bool = { false }) {
+        // What is left to render (a stopped warm-up's rest, a new panel size) is rendered on the
+        // loop: its worker may not hold the loop for long.
+        defer { assets.svgRenderer?.wallLimit = SVGRenderer.loopWallLimit }
         guard !assets.vectors.isEmpty, width > 0, height > 0, let frame = try? PixelBuffer(width: width, height: height) else { return }
         let resources = ScreenResources(theme: config.theme, assets: assets, width: width, height: height)
         let canvas = Canvas(frame)

@@ -4,55 +4,16 @@ import KioskConfiguration
 import KioskSystem
 
 /// Starts configured programs: argv arrays only (no shell), looked up in PATH when not absolute,
-/// with the kiosk's environment (less systemd's notify variables) plus the item's, default signal handling and an empty signal
-/// mask (the kiosk blocks the signals it reads through signalfd; children must not inherit that).
-/// A child gets descriptors 0, 1 and 2 only: the kiosk's libraries open some without
-/// close-on-exec (libmosquitto's broker socket and socketpair), which a program must not hold.
+/// with the kiosk's environment (less systemd's notify variables) plus the item's, through
+/// `Spawn` (descriptors 0, 1 and 2 only, default signals).
 public enum ProcessLauncher {
     /// `output`: the descriptor the program's standard output goes to (and its standard input
     /// reads /dev/null); nil: both the kiosk's own. `ownGroup`: the program leads a process group
     /// of its own, so that what it forks can be ended with it (`kill(-pid, …)`).
     public static func start(_ command: Command, output: Int32? = nil, ownGroup: Bool = false) throws(SystemError) -> pid_t {
-        guard let program = command.argv.first, !program.isEmpty else { throw SystemError("posix_spawn (empty argv)", errno: EINVAL) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t(), all = sigset_t()
-        sigemptyset(&empty)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
-        if ownGroup {
-            posix_spawnattr_setpgroup(&attributes, 0)
-            flags |= POSIX_SPAWN_SETPGROUP
-        }
-        posix_spawnattr_setflags(&attributes, Int16(flags))
-
-        var inherited: [String] = []
-        var index = 0
-        while let entry = environ[index] {
-            inherited.append(String(cString: entry))
-            index += 1
-        }
-        let environment = childEnvironment(inherited: inherited, for: command)
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if let output {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_adddup2(&actions, output, 1)
-        }
-        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
-        var pid: pid_t = 0
-        let status = withCStrings(command.argv) { argv in
-            withCStrings(environment) { envp in
-                posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
-            }
-        }
-        guard status == 0 else { throw SystemError("start \(program)", errno: status) }
-        return pid
+        let environment = childEnvironment(inherited: Spawn.currentEnvironment, for: command)
+        return try Spawn.start(argv: command.argv, environment: environment, input: output == nil ? .inherited : .null,
+                               output: output.map { .descriptor($0) } ?? .inherited, ownGroup: ownGroup)
     }
 
     /// The kiosk's `inherited` environment (KEY=value entries) without `serviceOnly`, with the
@@ -96,11 +57,4 @@ public enum ProcessLauncher {
         }
         return ended
     }
-}
-
-/// A NULL-terminated array of C strings that lives for the duration of `body`.
-func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
-    let copies = strings.map { strdup($0) }
-    defer { copies.forEach { free($0) } }
-    return body(copies + [nil])
 }

@@ -1,0 +1,104 @@
+import Glibc
+@testable import KioskConfiguration
+import KioskSystem
+import Raster
+import Testing
+
+/// SVG icons are parsed and rendered in `kiosk svg-worker`, never in the kiosk's process: an SVG
+/// that makes librsvg panic, run for seconds or allocate without end costs the worker, and the
+/// config load goes on with the other icons. The worker is the `kiosk` built beside this test
+/// bundle (`SVGRenderer.executable`).
+@Suite struct SVGWorkerTests {
+    static let hostile = ConfigPaths.fixture("hostile-svg")
+    static let good = IconTests.themes + "/Kiosk-Test/scalable/actions/test-home-symbolic.svg"
+
+    static func config(_ icons: [String]) throws -> KioskConfig {
+        try IconTests.decode(icons.enumerated().map { IconTests.item("Item \($0.offset)", $0.element) }.joined(separator: "\n"))
+    }
+
+    @Test func theWorkerIsFound() {
+        #expect(SVGRenderer.executable != nil, "no kiosk beside the test bundle: build it (swift build)")
+    }
+
+    /// Every request and reply survives its frame, and a header announcing more than any render
+    /// is refused before a byte of it is read.
+    @Test func framesRoundTrip() {
+        let requests: [SVGWorkerMessage.Request] = [.load(id: 7, name: "ä.svg", data: Array("<svg/>".utf8)), .render(id: 7, side: 2048)]
+        for request in requests {
+            let bytes = SVGWorkerMessage.encode(request)
+            let header = SVGWorkerMessage.decodeHeader(Array(bytes[..<SVGWorkerMessage.headerSize]))
+            #expect(header.flatMap { SVGWorkerMessage.decodeRequest($0, payload: Array(bytes[SVGWorkerMessage.headerSize...])) } == request)
+        }
+        let replies: [SVGWorkerMessage.Reply] = [.loaded(width: 48, height: 24, cpuSeconds: 0.25), .loaded(width: nil, height: nil, cpuSeconds: 0),
+                                                 .rendered(side: 2, pixels: Array(0..<16), cpuSeconds: 1.5), .refused("no", cpuSeconds: 3)]
+        for reply in replies {
+            let bytes = SVGWorkerMessage.encode(reply)
+            let header = SVGWorkerMessage.decodeHeader(Array(bytes[..<SVGWorkerMessage.headerSize]))
+            #expect(header.flatMap { SVGWorkerMessage.decodeReply($0, payload: Array(bytes[SVGWorkerMessage.headerSize...])) } == reply)
+        }
+        var huge = SVGWorkerMessage.encode(.render(id: 1, side: 1))
+        huge[21] = 0xFF; huge[22] = 0xFF; huge[23] = 0xFF; huge[24] = 0x7F
+        #expect(SVGWorkerMessage.decodeHeader(Array(huge[..<SVGWorkerMessage.headerSize])) == nil)
+    }
+
+    /// The worker draws what librsvg in this process draws, pixel for pixel.
+    @Test func theWorkersRenderEqualsAnInProcessOne() throws {
+        let renderer = SVGRenderer()
+        let id = try renderer.load(try SVGDocument.readFile(Self.good), name: Self.good).get().id
+        for side in [1, 17, 64, 300] {
+            let render = renderer.render(id, side: side)
+            let image = try #require(render.image, "\(render.problem ?? "")")
+            let reference = try SVGDocument(path: Self.good).render(width: side, height: side)
+            #expect(image.hasSamePixels(as: reference), "side \(side)")
+        }
+        #expect(renderer.workersEnded == 0)
+    }
+
+    /// librsvg 2.54 panics on this filter: the worker dies, the icon is refused with a reason, the
+    /// good icons on either side of it load, and this process is still here to tell.
+    @Test func anSVGThatCrashesTheRendererIsRefusedAndTheRestLoad() throws {
+        let panic = Self.hostile + "/convolve-panic.svg"
+        let config = try Self.config([Self.good, panic, IconTests.themes + "/Kiosk-Base/scalable/apps/test-base.svg"])
+        let assets = ConfigAssets.decode(config)
+        #expect(assets.vectors[Self.good] != nil && assets.vectors[IconTests.themes + "/Kiosk-Base/scalable/apps/test-base.svg"] != nil)
+        #expect(assets.vectors[panic] == nil)
+        let problem = try #require(assets.imageProblems[panic])
+        #expect(problem.contains("the SVG renderer crashed"), "\(problem)")
+        // The icon after the crash renders in a new worker.
+        #expect(assets.vectors[IconTests.themes + "/Kiosk-Base/scalable/apps/test-base.svg"]?.image(side: 40, tint: .original) != nil)
+    }
+
+    /// An image inside the SVG (a `data:` URI) that decodes to 576 MB: the worker's data limit
+    /// makes the decode fail; the icon loads without that image or is refused, and this process
+    /// never holds it.
+    @Test func anImageHiddenInADataURIStaysWithinTheWorkersMemory() throws {
+        let bomb = Self.hostile + "/data-uri-12000.svg"
+        let before = Self.residentKiB()
+        let assets = ConfigAssets.decode(try Self.config([bomb]))
+        if let icon = assets.vectors[bomb] { _ = icon.image(side: 256, tint: .original) }
+        #expect(Self.residentKiB() - before < 64 * 1024, "this process grew by \(Self.residentKiB() - before) KiB")
+    }
+
+    /// A filter that runs for seconds: refused (over the render budget, or ended by the worker's
+    /// CPU limit); a later render of it on the loop, with the loop's short wall limit, gives up
+    /// rather than wait.
+    @Test func aFilterThatRunsForSecondsIsRefusedOrEnded() throws {
+        let stall = Self.hostile + "/turbulence-stall.svg"
+        let renderer = SVGRenderer()
+        let id = try renderer.load(try SVGDocument.readFile(stall), name: stall).get().id
+        renderer.wallLimit = 0.05
+        let started = MonotonicClock.now()
+        let render = renderer.render(id, side: 1024)
+        #expect(render.image == nil)
+        #expect(MonotonicClock.now() - started < 2, "the render held its caller for \(MonotonicClock.now() - started) s")
+        #expect(renderer.render(id, side: 1024).problem == render.problem, "given up, not tried again")
+        let assets = ConfigAssets.decode(try Self.config([Self.good, stall]), cost: { $0 > 0.5 ? 10 : $0 })
+        #expect(assets.vectors[stall] == nil && assets.vectors[Self.good] != nil, "\(assets.imageProblems)")
+    }
+
+    static func residentKiB() -> Int {
+        let status = String(decoding: (try? OwnedDescriptor.open("/proc/self/status", O_RDONLY).readUpTo(1 << 16)) ?? [], as: UTF8.self)
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+}
