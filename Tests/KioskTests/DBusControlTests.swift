@@ -149,7 +149,7 @@ import Testing
             var fds: [Int32] = [0, 0]
             #expect(pipe(&fds) == 0)
             defer { close(fds[0]) }
-            let command = Command(argv: ["/bin/sh", "-c", "exec /usr/bin/busctl \"$@\" 2>&1", "busctl", "--address=\(bus)"] + args)
+            let command = Command(argv: ["/bin/sh", "-c", "exec /usr/bin/busctl \"$@\" 2>&1", "busctl", "--address=\(bus)", "--timeout=\(Int(Patience.seconds))"] + args)
             let pid = try ProcessLauncher.start(command, output: fds[1])
             close(fds[1])
             var code: Int32?
@@ -226,7 +226,7 @@ import Testing
         let thread = Thread {
             for request: ControlRequest in [.showScreen("pumps"), .setValue(id: "pressure", text: "2"), .state, .showScreen("nope")] {
                 do throws(ControlClientError) {
-                    outcome.results.append(.success(try ControlClient(address: address).send(request)))
+                    outcome.results.append(.success(try ControlClient(address: address, timeout: Patience.seconds).send(request)))
                 } catch {
                     outcome.results.append(.failure(error))
                 }
@@ -257,7 +257,7 @@ import Testing
         let outcome = Outcome()
         let address = daemon.address
         let thread = Thread {
-            guard let client = try? ControlClient(address: address) else { outcome.done = true; return }
+            guard let client = try? ControlClient(address: address, timeout: Patience.seconds) else { outcome.done = true; return }
             for i in 0..<1000 {
                 let request: ControlRequest = i % 2 == 0 ? .setValue(id: "pressure", text: "\(i)") : .showScreen("missing\(i)")
                 switch Result(catching: { () throws(ControlClientError) in try client.send(request) }) {

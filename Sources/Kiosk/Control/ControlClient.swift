@@ -5,10 +5,12 @@ import SystemBus
 public final class ControlClient {
     private let connection: BusConnection
     /// Seconds to wait for the kiosk's answer.
-    static let timeout = 5.0
+    private let timeout: Double
 
-    /// The system bus, or the bus at `address` (tests).
-    public init(address: String? = nil) throws(ControlClientError) {
+    /// The system bus, or the bus at `address` (tests); `kiosk ctl` waits 5 s for an answer, a
+    /// test on a starved host longer.
+    public init(address: String? = nil, timeout: Double = 5) throws(ControlClientError) {
+        self.timeout = timeout
         do {
             connection = try BusConnection(address: address)
         } catch {
@@ -35,7 +37,7 @@ public final class ControlClient {
             case .press(let id): try call.append(id)
             case .goHome, .state: break
             }
-            let reply = try connection.call(call, timeout: Self.timeout)
+            let reply = try connection.call(call, timeout: timeout)
             guard case .state = request else { return .done }
             return .state(try Self.readState(reply))
         } catch {
