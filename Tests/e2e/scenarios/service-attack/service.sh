@@ -1,0 +1,1 @@
+../service-lifecycle/service.sh
