@@ -12,6 +12,15 @@ import Testing
     static let hostile = ConfigPaths.fixture("hostile-svg")
     static let good = IconTests.themes + "/Kiosk-Test/scalable/actions/test-home-symbolic.svg"
 
+    /// The hostile fixtures panic (convolve) and run for seconds (turbulence) in librsvg 2.54,
+    /// Debian 12's; 2.60 (Debian 13's, the aarch64 tests' root) draws both at once. Where librsvg
+    /// has the bug the worker must contain it; where it has not, the icon must load and draw.
+    /// (The version from librsvg's exported variables, found in this process, which links it.)
+    static let librsvgHasTheBugs: Bool = {
+        guard let major = dlsym(nil, "rsvg_major_version"), let minor = dlsym(nil, "rsvg_minor_version") else { return true }
+        return (Int(major.load(as: UInt32.self)), Int(minor.load(as: UInt32.self))) <= (2, 54)
+    }()
+
     static func config(_ icons: [String]) throws -> KioskConfig {
         try IconTests.decode(icons.enumerated().map { IconTests.item("Item \($0.offset)", $0.element) }.joined(separator: "\n"))
     }
@@ -61,6 +70,10 @@ import Testing
         let config = try Self.config([Self.good, panic, IconTests.themes + "/Kiosk-Base/scalable/apps/test-base.svg"])
         let assets = ConfigAssets.decode(config)
         #expect(assets.vectors[Self.good] != nil && assets.vectors[IconTests.themes + "/Kiosk-Base/scalable/apps/test-base.svg"] != nil)
+        guard Self.librsvgHasTheBugs else {
+            #expect(assets.vectors[panic]?.image(side: 40, tint: .original) != nil, "\(assets.imageProblems)")
+            return
+        }
         #expect(assets.vectors[panic] == nil)
         let problem = try #require(assets.imageProblems[panic])
         #expect(problem.contains("the SVG renderer crashed"), "\(problem)")
@@ -89,6 +102,10 @@ import Testing
         renderer.wallLimit = 0.05
         let started = MonotonicClock.now()
         let render = renderer.render(id, side: 1024)
+        guard Self.librsvgHasTheBugs else {
+            #expect(render.image != nil, "\(render.problem ?? "")")
+            return
+        }
         #expect(render.image == nil)
         #expect(MonotonicClock.now() - started < 2, "the render held its caller for \(MonotonicClock.now() - started) s")
         #expect(renderer.render(id, side: 1024).problem == render.problem, "given up, not tried again")
