@@ -9,6 +9,7 @@
 expect() records a failure and goes on; require() (and text/png of a missing file) stops
 the check. Every failure is reported; the scenario passes only with none.
 """
+import json
 import subprocess
 
 from . import png
@@ -46,6 +47,14 @@ class Result:
 
     def lines(self, name):
         return self.text(name).splitlines()
+
+    def json(self, name):
+        """A JSON file the guest returned (the status file, most often), parsed; a clear failure
+        when it is not JSON."""
+        try:
+            return json.loads(self.text(name))
+        except json.JSONDecodeError as e:
+            self.fail(f"{name} is not JSON ({e}):\n{self.text(name)}")
 
     def rc(self, name):
         """The exit status recorded as NAME.rc: an int, or 'timeout'."""

@@ -3,22 +3,13 @@ behind the PIN are refused and nothing of it runs; value commands that fork and 
 children; a reload of three hostile SVGs is refused naming the panic and the stall, the kiosk the
 same process still drawing, its memory not holding the third's huge image; an unquoted password in the credentials file is refused by line and kind and appears
 nowhere (journal, status, kiosk status, check-config); systemd never restarted the kiosk."""
-import json
 
 SECRET = "hunter2xyz"
 REFUSED = ("convolve-panic", "turbulence-stall")
 
 
-def status(r, name):
-    try:
-        return json.loads(r.text(name))
-    except json.JSONDecodeError as e:
-        r.fail(f"{name} is not JSON ({e}):\n{r.text(name)}")
-        return {}
-
-
 def check(r):
-    boot = status(r, "status-boot.json")
+    boot = r.json("status-boot.json")
     r.expect((boot.get("mqtt") or {}).get("state") == "connected", f"MQTT at boot: {boot.get('mqtt')}")
     r.expect(boot.get("control_api") == "ready", f"control API at boot: {boot.get('control_api')} ({boot.get('control_api_problem')})")
 
@@ -48,7 +39,7 @@ def check(r):
     said = r.text("check-hostile.err") + r.text("check-hostile.out")
     for name in REFUSED:
         r.expect(f"{name}.svg" in said, f"check-config does not name {name}.svg:\n{said}")
-    hostile = status(r, "status-hostile.json")
+    hostile = r.json("status-hostile.json")
     errors = " ".join(hostile.get("config_errors") or [])
     for name in REFUSED:
         r.expect(f"{name}.svg" in errors, f"the refused reload does not name {name}.svg: {hostile.get('config_errors')}")
@@ -62,7 +53,7 @@ def check(r):
     r.expect(r.text("restarts.txt").strip() == "0", f"systemd restarted the kiosk {r.text('restarts.txt').strip()} times")
 
     # The secret.
-    secret = status(r, "status-secret.json")
+    secret = r.json("status-secret.json")
     told = secret.get("config_errors") or []
     r.expect(len(told) == 1 and "mqtt.toml" in told[0], f"the credentials file's mistake is not told alone: {told}")
     check_said = r.text("check-secret.txt")

@@ -4,25 +4,16 @@ one with api_when_locked = true, and the screen reached only through it), a valu
 shows its placeholder until set and then is on screen exactly as `kiosk render --value` draws it,
 a value read from a command is not set from outside, and `kiosk ctl` works. Notes the D-Bus call
 to flip latency the kiosk logged."""
-import json
 import re
 
 from e2e import kiosk
-
-
-def status(r, name):
-    try:
-        return json.loads(r.text(name))
-    except json.JSONDecodeError as e:
-        r.fail(f"{name} is not JSON ({e}):\n{r.text(name)}")
-        return {}
 
 
 def check(r):
     def said(name):
         return r.text(f"{name}.txt")
 
-    boot = status(r, "status-boot.json")
+    boot = r.json("status-boot.json")
     r.expect(boot.get("control_api") == "ready", f"control API at boot: {boot.get('control_api')} ({boot.get('control_api_problem')})")
     soil = [v for v in boot.get("values", []) if v.get("id") == "soil"]
     r.expect(soil and soil[0].get("state") == "pending" and "only the control API sets it" in (soil[0].get("why") or ""),
@@ -49,16 +40,16 @@ def check(r):
              f"Press of an open item: {said('gardener-press')}, files {files}")
     ran = [f for f in ("pump-switched", "flush-ran") if f in files]
     r.expect(not ran, f"refused requests ran anyway: {ran}")
-    notified = status(r, "status-notified.json")
+    notified = r.json("status-notified.json")
     r.expect(notified.get("banner") == "Warning: Watering starts in 5 minutes", f"banner: {notified.get('banner')}")
     r.expect(notified.get("locked_screens") == ["service"], f"locked screens: {notified.get('locked_screens')}")
-    s = status(r, "status-set.json")
+    s = r.json("status-set.json")
     r.expect(s.get("screen") == "main" and s.get("banner") is None, f"after the notification: {s.get('screen')}, {s.get('banner')}")
     r.expect_rc("render-set", 0)
     kiosk.expect_same_image(r, "set.png", "render-set.png")
     r.expect(r.text("ctl-show.txt").strip() == "exit 0", f"kiosk ctl show: {r.text('ctl-show.txt')}")
     r.expect(r.text("ctl-state.err").strip() == "exit 0", f"kiosk ctl state: {r.text('ctl-state.err')}")
-    state = json.loads(r.text("ctl-state.json"))
+    state = r.json("ctl-state.json")
     r.expect(state.get("screen") == "schedule" and state.get("display_on") is True, f"kiosk ctl state: {state}")
     soil = [v for v in state.get("values", []) if v.get("id") == "soil"]
     r.expect(soil and soil[0].get("text") == "63 %", f"soil: {soil}")
