@@ -142,6 +142,33 @@ import Testing
         #expect(r.health("vanish")?.why?.hasPrefix("cannot read \(r.scratch.path)/temp: open") == true, "\(String(describing: r.health("vanish")))")
     }
 
+    /// A command that floods its standard error (13 MB, then a last line, then exit 3) is read to
+    /// the end without blocking on a full pipe; the log gets one line for it, with that last line
+    /// cut to `errorLineCap` characters, not megabytes; what it said stays out of the value's
+    /// state (the status file). Its changing words (a counter) do not log it again, and one whose
+    /// reason changes every read is held to the budget's lines a minute.
+    @Test func aCommandsStandardErrorIsCappedAndNeverFloodsTheLog() throws {
+        let r = try Running(items:
+            Self.item("noisy", #"{ command = ["/bin/sh", "-c", "seq 1 2000000 >&2; printf 'disk \\033[31mfull\\033[0m after %s reads %0300d\\n' $$ 0 >&2; exit 3"], every = 0.2, timeout = 60 }"#)
+            + Self.item("churn", #"{ command = ["/bin/sh", "-c", "echo reading $$ >&2; exit $(( $$ % 200 + 1 ))"], every = 0.05, timeout = 60 }"#))
+        var lines: [String] = []
+        r.runtime.probes.logLine = { _, line in lines.append(line) }
+        try r.turn { r.health("noisy")?.state == .failed && lines.count(where: { $0.contains("\"noisy\"") }) >= 1
+            && lines.count(where: { $0.contains("\"churn\"") }) >= 29 }
+        // More reads of both: the noisy one's second failure is the same reason, and the budget holds the churn.
+        let until = MonotonicClock.now() + 1.5
+        try r.turn { MonotonicClock.now() > until }
+        #expect(r.health("noisy")?.why == "exited with status 3", "\(String(describing: r.health("noisy")))")
+        let noisy = lines.filter { $0.contains("\"noisy\"") }
+        #expect(noisy.count == 1, "\(noisy)")
+        let line = try #require(noisy.first)
+        #expect(line.hasPrefix("value \"noisy\": exited with status 3 (it said: disk  [31mfull [0m after "), "\(line)")
+        #expect(line.utf8.count < 300 && line.hasSuffix("…)"), "\(line.utf8.count) bytes: \(line)")
+        #expect(!line.contains("\u{1b}"))
+        // 30 lines a minute in all: the churn's changing exit status fills no journal.
+        #expect(lines.count <= 30, "\(lines.count) lines: \(lines.suffix(3))")
+    }
+
     @Test func aToggleSwitchesThroughItsCommands() throws {
         let r = try Running(items: """
             [[screens.main.sections.items]]

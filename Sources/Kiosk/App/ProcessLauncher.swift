@@ -8,12 +8,15 @@ import KioskSystem
 /// `Spawn` (descriptors 0, 1 and 2 only, default signals).
 public enum ProcessLauncher {
     /// `output`: the descriptor the program's standard output goes to (and its standard input
-    /// reads /dev/null); nil: both the kiosk's own. `ownGroup`: the program leads a process group
+    /// reads /dev/null); nil: both the kiosk's own. `errors`: the descriptor its standard error
+    /// goes to; nil: the kiosk's (the journal). `ownGroup`: the program leads a process group
     /// of its own, so that what it forks can be ended with it (`kill(-pid, …)`).
-    public static func start(_ command: Command, output: Int32? = nil, ownGroup: Bool = false) throws(SystemError) -> pid_t {
+    public static func start(_ command: Command, output: Int32? = nil, errors: Int32? = nil,
+                             ownGroup: Bool = false) throws(SystemError) -> pid_t {
         let environment = childEnvironment(inherited: Spawn.currentEnvironment, for: command)
         return try Spawn.start(argv: command.argv, environment: environment, input: output == nil ? .inherited : .null,
-                               output: output.map { .descriptor($0) } ?? .inherited, ownGroup: ownGroup)
+                               output: output.map { .descriptor($0) } ?? .inherited,
+                               errors: errors.map { .descriptor($0) } ?? .inherited, ownGroup: ownGroup)
     }
 
     /// The kiosk's `inherited` environment (KEY=value entries) without `serviceOnly`, with the

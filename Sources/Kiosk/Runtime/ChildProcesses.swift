@@ -20,9 +20,9 @@ final class ChildProcesses {
     /// Probes reaped and not yet taken: how each ended (the exit status; nil: killed).
     private var probesEnded: [pid_t: (result: String, code: Int32?)] = [:]
 
-    /// Starts a probe, its standard output to `output` (nil: the kiosk's).
-    func startProbe(_ command: Command, output: Int32?) throws(SystemError) -> pid_t {
-        let pid = try ProcessLauncher.start(command, output: output, ownGroup: true)
+    /// Starts a probe, its standard output to `output` and its standard error to `errors` (nil: the kiosk's).
+    func startProbe(_ command: Command, output: Int32?, errors: Int32? = nil) throws(SystemError) -> pid_t {
+        let pid = try ProcessLauncher.start(command, output: output, errors: errors, ownGroup: true)
         probes.insert(pid)
         return pid
     }

@@ -6,16 +6,26 @@ import KioskSystem
 /// Reads the live values and toggle states of the screen shown, and runs toggles' switch
 /// commands: a command's output comes through a pipe the loop watches (never waited for), capped
 /// at `outputCap`, and a command past its timeout is killed; files are read without blocking.
+/// A command's standard error comes through a pipe too (the last `errorCap` bytes kept): its
+/// last line is logged with a failure, never copied whole into the journal, whatever it prints.
 /// A value is read when its screen comes up and then every `every` seconds while it stays, never
 /// while the panel is off; a file outside /sys and /proc also when inotify says it changed. The programs themselves are `ChildProcesses`' (started, reaped);
-/// the readings go to `LiveValues`. Each problem is logged once, and again only when it changes.
+/// the readings go to `LiveValues`. Each problem is logged once, and again only when it changes;
+/// at most `logBudget`'s lines a minute in all.
 final class ValueProbes {
     /// Bytes of a command's output kept; the rest is read and dropped, so the program never blocks on a full pipe.
     static let outputCap = 64 * 1024
     /// Bytes of a value file read.
     static let fileCap = 4096
+    /// Bytes of the end of a command's standard error kept (the rest is read and dropped).
+    static let errorCap = 4096
+    /// Characters of a standard error line in a log line.
+    static let errorLineCap = 200
     /// Reads of 16 KiB per turn of the loop for one probe's output.
     static let drainChunks = 4
+
+    /// A probe's two pipes.
+    private enum Stream { case output, errors }
 
     private enum Kind: Equatable {
         case value, state
@@ -31,6 +41,9 @@ final class ValueProbes {
         var deadline: Double
         var timeout: Double
         var timedOut = false
+        var errorPipe: OwnedDescriptor?
+        /// The end of what it wrote to standard error (at most `errorCap` bytes).
+        var errors: [UInt8] = []
     }
 
     private let children: ChildProcesses
@@ -44,6 +57,11 @@ final class ValueProbes {
     private var shown: [String] = []
     /// The last problem logged per id.
     private var logged: [String: String] = [:]
+    /// Problems and switch failures logged, all ids together: a value read every second whose
+    /// error changes each time fills no journal.
+    private var logBudget = LogBudget(lines: 30, per: 60)
+    /// Where log lines go (the tests read them).
+    var logLine: (Log.Level, String) -> Void = { Log.write($0, $1) }
     /// A toggle's switch ended: (id, label, failure or nil).
     var switchEnded: (String, String, String?) -> Void = { _, _, _ in }
     /// A reading arrived outside a pass (a pipe's output, a reaped probe).
@@ -124,8 +142,11 @@ final class ValueProbes {
     func startSwitch(_ id: String, command: Command, label: String, now: Double) {
         let timeout = values.toggle(id)?.timeout ?? ToggleConfig.defaultTimeout
         do {
-            let pid = try children.startProbe(command, output: nil)
-            jobs[pid] = Job(id: id, kind: .switching(label: label), deadline: now + timeout, timeout: timeout)
+            let (errorRead, errorWrite) = try Self.pipe()
+            let pid = try children.startProbe(command, output: nil, errors: errorWrite.rawValue)
+            _ = errorWrite  // closed here: the child has its own copy
+            jobs[pid] = Job(id: id, kind: .switching(label: label), deadline: now + timeout, timeout: timeout, errorPipe: errorRead)
+            try watch(pid, .errors, errorRead)
             Log.info("\"\(label)\": switching (pid \(pid))")
         } catch {
             switchEnded(id, label, "cannot start \(command.argv[0]): \(error)")
@@ -147,12 +168,13 @@ final class ValueProbes {
         case .command(let command):
             do {
                 let (readEnd, writeEnd) = try Self.pipe()
-                let pid = try children.startProbe(command, output: kind == .value ? writeEnd.rawValue : nil)
-                _ = writeEnd  // closed here: the child has its own copy
-                jobs[pid] = Job(id: id, kind: kind, pipe: kind == .value ? readEnd : nil, deadline: now + timeout, timeout: timeout)
-                if kind == .value {
-                    try loop.watch(readEnd.rawValue) { [unowned self] in self.drain(pid) }
-                }
+                let (errorRead, errorWrite) = try Self.pipe()
+                let pid = try children.startProbe(command, output: kind == .value ? writeEnd.rawValue : nil, errors: errorWrite.rawValue)
+                _ = (writeEnd, errorWrite)  // closed here: the child has its own copies
+                jobs[pid] = Job(id: id, kind: kind, pipe: kind == .value ? readEnd : nil, deadline: now + timeout, timeout: timeout,
+                                errorPipe: errorRead)
+                if kind == .value { try watch(pid, .output, readEnd) }
+                try watch(pid, .errors, errorRead)
             } catch {
                 fail(id, "cannot start \(command.argv[0]): \(error)", now: now)
             }
@@ -161,64 +183,102 @@ final class ValueProbes {
         }
     }
 
-    /// Reads what the probe `pid` printed so far, at most `drainChunks` reads per call (a program
-    /// that prints without end must not hold the loop: the loop comes back while more is there);
-    /// at the end of its output stops watching. `all`: until nothing is left (it has ended).
-    private func drain(_ pid: pid_t, all: Bool = false) {
-        guard let fd = jobs[pid]?.pipe else { return }
+    private func watch(_ pid: pid_t, _ stream: Stream, _ fd: OwnedDescriptor) throws(SystemError) {
+        try loop.watch(fd.rawValue) { [unowned self] in self.drain(pid, stream) }
+    }
+
+    /// Reads what the probe `pid` printed so far on `stream`, at most `drainChunks` reads per call
+    /// (a program that prints without end must not hold the loop: the loop comes back while more
+    /// is there); at the end of it stops watching. `all`: until nothing is left (it has ended).
+    private func drain(_ pid: pid_t, _ stream: Stream, all: Bool = false) {
+        guard let job = jobs[pid], let fd = stream == .output ? job.pipe : job.errorPipe else { return }
         var chunk = [UInt8](repeating: 0, count: 16384)
         var reads = 0
         while all || reads < Self.drainChunks {
             reads += 1
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
             if n > 0 {
-                let room = max(0, Self.outputCap - (jobs[pid]?.output.count ?? 0))
-                jobs[pid]?.output.append(contentsOf: chunk.prefix(min(n, room)))
-                jobs[pid]?.dropped += max(0, n - room)
+                keep(chunk.prefix(n), from: pid, stream)
                 continue
             }
             if n < 0, errno == EINTR { continue }
             if n == 0 || (n < 0 && errno != EAGAIN) {
-                // The end of its output (or a broken pipe): nothing more comes.
+                // The end of it (or a broken pipe): nothing more comes.
                 loop.unwatch(fd.rawValue)
-                jobs[pid]?.pipe = nil
+                if stream == .output { jobs[pid]?.pipe = nil } else { jobs[pid]?.errorPipe = nil }
             }
             break
         }
     }
 
+    /// Output: the first `outputCap` bytes; standard error: the last `errorCap` (where a failing
+    /// program says why).
+    private func keep(_ bytes: ArraySlice<UInt8>, from pid: pid_t, _ stream: Stream) {
+        switch stream {
+        case .output:
+            let room = max(0, Self.outputCap - (jobs[pid]?.output.count ?? 0))
+            jobs[pid]?.output.append(contentsOf: bytes.prefix(room))
+            jobs[pid]?.dropped += max(0, bytes.count - room)
+        case .errors:
+            jobs[pid]?.errors.append(contentsOf: bytes.suffix(Self.errorCap))
+            if let count = jobs[pid]?.errors.count, count > Self.errorCap { jobs[pid]?.errors.removeFirst(count - Self.errorCap) }
+        }
+    }
+
+    /// The last line a program wrote to standard error that has something to say, made safe for
+    /// one log line (control characters as spaces, at most `errorLineCap` characters); nil: none.
+    static func lastErrorLine(_ bytes: [UInt8]) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let line = text.split(whereSeparator: \.isNewline).last(where: { !$0.allSatisfy(\.isWhitespace) }) else { return nil }
+        let spaced = String(String.UnicodeScalarView(line.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+        let clean = String(spaced.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        return clean.count > errorLineCap ? String(clean.prefix(errorLineCap)) + "…" : clean
+    }
+
     /// Probes reaped: each one's reading delivered, or its switch reported.
     func reaped(now: Double) {
         for (pid, end) in children.takeProbeEnds() {
-            drain(pid, all: true)
+            drain(pid, .output, all: true)
+            drain(pid, .errors, all: true)
             guard let job = jobs.removeValue(forKey: pid) else { continue }
             if let fd = job.pipe { loop.unwatch(fd.rawValue) }
+            if let fd = job.errorPipe { loop.unwatch(fd.rawValue) }
+            let said = Self.lastErrorLine(job.errors)
             var failure: String?
             if job.timedOut {
                 failure = "timed out after \(Self.seconds(job.timeout)) s (killed)"
             } else if end.code == nil {
                 failure = end.result
             }
-            if job.dropped > 0 { note(job.id, "output cut at \(Self.outputCap / 1024) KiB (\(job.dropped) bytes more were dropped)") }
+            if job.dropped > 0 { note(job.id, "output cut at \(Self.outputCap / 1024) KiB (\(job.dropped) bytes more were dropped)", now: now) }
             switch job.kind {
             case .switching(let label):
                 if failure == nil, let code = end.code, code != 0 { failure = "exited with status \(code)" }
-                Log.info("\"\(label)\": switch \(failure ?? "done")")
+                if let failure {
+                    logBudget.write(.warning, "\"\(label)\": switch \(failure)\(said.map { " (it said: \($0))" } ?? "")", now: now, to: logLine)
+                } else {
+                    Log.info("\"\(label)\": switch done")
+                }
                 switchEnded(job.id, label, failure)
                 // What the switch did is read back at once.
                 if isRead(job.id) { due[job.id] = now }
             case .value, .state:
-                if let failure { fail(job.id, failure, now: now) } else { deliver(job.id, kind: job.kind, bytes: job.output, code: end.code ?? -1, now: now) }
+                if let failure {
+                    fail(job.id, failure, said: said, now: now)
+                } else {
+                    deliver(job.id, kind: job.kind, bytes: job.output, code: end.code ?? -1, said: said, now: now)
+                }
             }
         }
         changed()
     }
 
-    private func deliver(_ id: String, kind: Kind, bytes: [UInt8], code: Int32, now: Double) {
+    /// `said`: the last line of its standard error, logged with a failure.
+    private func deliver(_ id: String, kind: Kind, bytes: [UInt8], code: Int32, said: String? = nil, now: Double) {
         do throws(LiveValueError) {
             switch kind {
             case .value:
-                guard code == 0 else { return fail(id, "exited with status \(code)", now: now) }
+                guard code == 0 else { return fail(id, "exited with status \(code)", said: said, now: now) }
                 try values.set(id, bytes: bytes, now: now)
             case .state:
                 let state = values.toggle(id).map { t -> Result<Bool, ReadingProblem> in
@@ -227,7 +287,7 @@ final class ValueProbes {
                 } ?? .failure(.empty)
                 switch state {
                 case .success(let on): try values.setToggle(id, on: on, now: now)
-                case .failure(let p): return fail(id, p.description, now: now)
+                case .failure(let p): return fail(id, p.description, said: said, now: now)
                 }
             case .switching:
                 return
@@ -235,20 +295,22 @@ final class ValueProbes {
             if logged.removeValue(forKey: id) != nil { Log.info("value \"\(id)\": read again") }
         } catch {
             // `set` stored the failure already.
-            note(id, error.description)
+            note(id, error.description, said: said, now: now)
         }
     }
 
-    private func fail(_ id: String, _ why: String, now: Double) {
+    /// `why` goes to the value's state (status, screen); what the program said only to the log.
+    private func fail(_ id: String, _ why: String, said: String? = nil, now: Double) {
         values.failed(id, why: why, now: now)
-        note(id, why)
+        note(id, why, said: said, now: now)
     }
 
-    /// Logs a problem of `id` once (again only when it changes).
-    private func note(_ id: String, _ why: String) {
+    /// Logs a problem of `id` once (again only when `why` changes: not when only what the
+    /// program said does, which may carry a time or a counter).
+    private func note(_ id: String, _ why: String, said: String? = nil, now: Double) {
         guard logged[id] != why else { return }
         logged[id] = why
-        Log.warning("value \"\(id)\": \(why)")
+        logBudget.write(.warning, "value \"\(id)\": \(why)\(said.map { " (it said: \($0))" } ?? "")", now: now, to: logLine)
     }
 
     private static func seconds(_ s: Double) -> String { s == s.rounded() ? "\(Int(s))" : "\(s)" }

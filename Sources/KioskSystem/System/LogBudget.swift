@@ -15,8 +15,14 @@ public struct LogBudget: Sendable {
 
     /// Writes `message` at `level` if the budget allows it at `now` (a monotonic time in seconds).
     public mutating func write(_ level: Log.Level, _ message: @autoclosure () -> String, now: Double) {
+        write(level, message(), now: now) { Log.write($0, $1) }
+    }
+
+    /// The same, the line going to `sink` (a test's recorder) instead of the log.
+    public mutating func write(_ level: Log.Level, _ message: @autoclosure () -> String, now: Double,
+                               to sink: (Log.Level, String) -> Void) {
         guard level <= Log.threshold else { return }
-        if let line = admit(message(), now: now) { Log.write(level, line) }
+        if let line = admit(message(), now: now) { sink(level, line) }
     }
 
     /// The line to write at `now` (with what was held back before it), or nil when over budget.

@@ -13,7 +13,7 @@ public enum Spawn {
         case inherited
         /// `/dev/null`.
         case null
-        /// This descriptor of the kiosk's (duplicated onto the child's 0 or 1).
+        /// This descriptor of the kiosk's (duplicated onto the child's 0, 1 or 2).
         case descriptor(Int32)
     }
 
@@ -21,7 +21,7 @@ public enum Spawn {
     /// (KEY=value entries). `ownGroup`: the child leads a process group of its own, so that what
     /// it forks can be ended with it (`kill(-pid, …)`).
     public static func start(argv: [String], environment: [String], input: Stream = .inherited, output: Stream = .inherited,
-                             ownGroup: Bool = false) throws(SystemError) -> pid_t {
+                             errors: Stream = .inherited, ownGroup: Bool = false) throws(SystemError) -> pid_t {
         guard let program = argv.first, !program.isEmpty else { throw SystemError("posix_spawn (empty argv)", errno: EINVAL) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -41,7 +41,7 @@ public enum Spawn {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for (stream, target, mode) in [(input, Int32(0), O_RDONLY), (output, Int32(1), O_WRONLY)] {
+        for (stream, target, mode) in [(input, Int32(0), O_RDONLY), (output, Int32(1), O_WRONLY), (errors, Int32(2), O_WRONLY)] {
             switch stream {
             case .inherited: break
             case .null: posix_spawn_file_actions_addopen(&actions, target, "/dev/null", mode, 0)
