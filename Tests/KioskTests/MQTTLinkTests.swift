@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 @testable import KioskConfiguration
 @testable import KioskSystem
 import TestSupport
@@ -149,5 +150,69 @@ import Testing
         #expect(try Self.turn(loop) { link.health.state == .retrying })
         #expect(link.health.error?.contains("refused the connection") == true, "\(link.health)")
         #expect(link.health.connects == 0)
+    }
+
+    /// MQTT 5's CONNECT tells the broker the largest packet the kiosk takes: a 1 MB command is
+    /// dropped by the broker, never sent (and so never allocated) here; the small one after it comes.
+    @Test func theBrokerHoldsBackMessagesOverTheAdvertisedSize() throws {
+        let scratch = ScratchDirectory()
+        let port = Broker.freePort()
+        let broker = Broker(port: port, scratch: scratch)
+        try broker.start()
+        let loop = try EventLoop()
+        let link = try Self.link(port: port)
+        var received: [MQTTMessage] = []
+        try link.attach(to: loop, deliver: { received += $0 }, healthChanged: {})
+        #expect(try Self.turn(loop) { link.health.state == .connected }, "\(link.health)")
+        let topics = MQTTTopics(clientID: "test-\(port)")
+        let big = scratch.write("big", String(repeating: "x", count: 1 << 20))
+        _ = try Self.output(["mosquitto_pub", "-h", "127.0.0.1", "-p", "\(port)", "-t", topics.notify, "-f", big], scratch: scratch)
+        _ = try Self.output(["mosquitto_pub", "-h", "127.0.0.1", "-p", "\(port)", "-t", topics.showScreen, "-m", "settings"], scratch: scratch)
+        #expect(try Self.turn(loop) { !received.isEmpty })
+        #expect(received.map(\.topic) == [topics.showScreen], "\(received.map { ($0.topic, $0.payload.count) })")
+        #expect(link.health.received == 1 && link.health.dropped == 0, "\(link.health)")
+    }
+
+    /// A broker that knows only MQTT 3.1.1 refuses the MQTT 5 CONNECT: the link connects again
+    /// with 3.1.1 at once. (A listener that answers as such a broker does: CONNACK code 1 to
+    /// protocol level 5, acceptance to level 4.)
+    @Test func aBrokerWithoutMQTT5GetsMQTT311() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in bind(listener, p, length) == 0 && getsockname(listener, p, &length) == 0 }
+        }
+        #expect(bound && listen(listener, 4) == 0)
+        let port = Int32(UInt16(bigEndian: address.sin_port))
+        final class Levels: Sendable { let seen = Mutex<[UInt8]>([]) }
+        let levels = Levels()
+        try startDetachedThread {
+            // Two connections: the first refused for its protocol level 5, the second accepted.
+            for _ in 0..<2 {
+                let fd = accept(listener, nil, nil)
+                guard fd >= 0 else { return }
+                var buffer = [UInt8](repeating: 0, count: 512)
+                let n = read(fd, &buffer, buffer.count)
+                // 0x10, a one-byte remaining length, 00 04 "MQTT", then the protocol level.
+                let level = n > 8 ? buffer[8] : 0
+                levels.seen.withLock { $0.append(level) }
+                let answer: [UInt8] = level == 5 ? [0x20, 0x02, 0x00, 0x01] : [0x20, 0x02, 0x00, 0x00]
+                _ = write(fd, answer, answer.count)
+                if level == 5 { close(fd); continue }
+                // Held open (and read) until the test ends.
+                while read(fd, &buffer, buffer.count) > 0 {}
+                close(fd)
+            }
+        }
+        let loop = try EventLoop()
+        let link = try Self.link(port: port)
+        try link.attach(to: loop, deliver: { _ in }, healthChanged: {})
+        #expect(try Self.turn(loop) { link.health.state == .connected }, "\(link.health)")
+        #expect(levels.seen.withLock { $0 } == [5, 4])
+        #expect(link.health.connects == 1)
     }
 }

@@ -178,6 +178,11 @@ private final class LinkThread: MosquittoEvents, @unchecked Sendable {
     static let flushInterval = 0.1
     /// How long the broker has to answer CONNECT before the attempt counts as failed.
     static let connackTimeout = 10.0
+    /// The largest packet the broker may send (MQTT 5): a command's largest payload, with room
+    /// for its topic and headers. A larger one is dropped by the broker, never allocated here.
+    static let maximumPacketSize = UInt32(MQTTCommand.maximumPayload + 4096)
+    /// Whether the last attempt's broker refused the protocol it was offered.
+    private var protocolRefused = false
 
     init(shared: LinkShared, settings: MQTTLinkSettings, clock: @escaping @Sendable () -> Double) {
         self.shared = shared
@@ -190,6 +195,7 @@ private final class LinkThread: MosquittoEvents, @unchecked Sendable {
         let client: MosquittoClient
         do {
             client = try MosquittoClient(clientID: settings.topics.clientID, events: self)
+            try client.use(.v5)
             try client.setWill(topic: settings.topics.availability, payload: "offline", retain: true)
             if let file = config.credentialsFile {
                 switch MQTTCredentials.read(path: file) {
@@ -208,6 +214,12 @@ private final class LinkThread: MosquittoEvents, @unchecked Sendable {
             shared.update { $0.state = .connecting }
             let outcome = attempt(client)
             if shared.isStopping { break }
+            if protocolRefused, client.version == .v5, (try? client.use(.v311)) != nil {
+                // Once per start: a broker does not learn MQTT 5 while the kiosk runs.
+                Log.warning("mqtt: \(settings.config.broker) does not take MQTT 5 (\(outcome)): connecting with MQTT 3.1.1, "
+                            + "which cannot tell the broker the largest message the kiosk takes (larger ones are read, then refused)")
+                continue
+            }
             let retryAt = backoff.failed(at: clock())
             Log.warning("mqtt: \(settings.config.broker): \(outcome); next try in \(Int(backoff.delay)) s")
             shared.update { $0.state = .retrying; $0.error = outcome }
@@ -219,8 +231,10 @@ private final class LinkThread: MosquittoEvents, @unchecked Sendable {
     /// One connection from CONNECT until it is lost; returns why it ended.
     private func attempt(_ client: MosquittoClient) -> String {
         connack = nil
+        protocolRefused = false
         do {
-            try client.connect(host: settings.config.broker.host, port: settings.config.broker.port, keepalive: settings.config.keepalive)
+            try client.connect(host: settings.config.broker.host, port: settings.config.broker.port, keepalive: settings.config.keepalive,
+                               maximumPacketSize: Self.maximumPacketSize)
         } catch {
             return "\(error)"
         }
@@ -241,7 +255,8 @@ private final class LinkThread: MosquittoEvents, @unchecked Sendable {
                 if clock() >= nextFlush, flush(client) { nextFlush = clock() + Self.flushInterval }
             case let refused?:
                 try? client.disconnect()
-                return Self.refusal(refused)
+                protocolRefused = MosquittoClient.refusesProtocol(connack: refused, error: nil)
+                return refusal(refused, client)
             }
             // Waiting for CONNACK: look at the clock 4 times a second; connected: wake for the next
             // flush when something waits to be sent, else for the keepalive's ping.
@@ -250,13 +265,19 @@ private final class LinkThread: MosquittoEvents, @unchecked Sendable {
                 try service(client, timeout: timeout)
             } catch {
                 // A refusing CONNACK ends the read that carried it: say the broker's reason.
-                if let refused = connack, refused != 0 { return Self.refusal(refused) }
+                if let refused = connack, refused != 0 {
+                    protocolRefused = MosquittoClient.refusesProtocol(connack: refused, error: nil)
+                    return refusal(refused, client)
+                }
+                if connack == nil { protocolRefused = MosquittoClient.refusesProtocol(connack: nil, error: error) }
                 return "\(error)"
             }
         }
     }
 
-    static func refusal(_ code: Int32) -> String { "the broker refused the connection: \(MosquittoClient.connackReason(code))" }
+    func refusal(_ code: Int32, _ client: MosquittoClient) -> String {
+        "the broker refused the connection: \(MosquittoClient.connackReason(code, client.version))"
+    }
 
     private var hasPending: Bool { shared.state.withLock { !$0.dirty.isEmpty || !$0.events.isEmpty } }
 

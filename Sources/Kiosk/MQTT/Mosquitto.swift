@@ -33,6 +33,12 @@ func mosquittoCall(_ name: String, _ body: () -> Int32) throws(MosquittoError) {
     guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw MosquittoError(name, code: rc, errno: rc == MOSQ_ERR_ERRNO.rawValue ? Glibc.errno : 0) }
 }
 
+/// MQTT 5 first (it lets the kiosk bound what the broker sends it); 3.1.1 for a broker without it.
+enum MQTTProtocolVersion: String, Sendable {
+    case v5 = "5"
+    case v311 = "3.1.1"
+}
+
 /// `mosquitto_lib_init` before the first client, `mosquitto_lib_cleanup` after the last is gone.
 private let libraryUsers = Mutex(0)
 
@@ -129,9 +135,31 @@ final class MosquittoClient {
 
     // MARK: Connection (the connection's thread)
 
-    /// Blocks for DNS, TCP and TLS: never on the event loop's thread.
-    func connect(host: String, port: Int, keepalive: Int) throws(MosquittoError) {
-        try mosquittoCall("mosquitto_connect") { mosquitto_connect(handle, host, Int32(port), Int32(keepalive)) }
+    /// The protocol of the next `connect`.
+    private(set) var version = MQTTProtocolVersion.v5
+
+    func use(_ version: MQTTProtocolVersion) throws(MosquittoError) {
+        try mosquittoCall("mosquitto_int_option(MOSQ_OPT_PROTOCOL_VERSION)") {
+            mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, version == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311)
+        }
+        self.version = version
+    }
+
+    /// Blocks for DNS, TCP and TLS: never on the event loop's thread. MQTT 5: CONNECT tells the
+    /// broker `maximumPacketSize`, and the broker drops a larger message for this client instead
+    /// of sending it (libmosquitto would allocate whatever length a packet announces).
+    func connect(host: String, port: Int, keepalive: Int, maximumPacketSize: UInt32) throws(MosquittoError) {
+        guard version == .v5 else {
+            return try mosquittoCall("mosquitto_connect") { mosquitto_connect(handle, host, Int32(port), Int32(keepalive)) }
+        }
+        var properties: OpaquePointer?
+        defer { mosquitto_property_free_all(&properties) }
+        try mosquittoCall("mosquitto_property_add_int32") {
+            mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), maximumPacketSize)
+        }
+        try mosquittoCall("mosquitto_connect_bind_v5") {
+            mosquitto_connect_bind_v5(handle, host, Int32(port), Int32(keepalive), nil, properties)
+        }
     }
 
     func reconnect() throws(MosquittoError) {
@@ -168,5 +196,18 @@ final class MosquittoClient {
         try mosquittoCall("mosquitto_loop_misc") { mosquitto_loop_misc(handle) }
     }
 
-    static func connackReason(_ code: Int32) -> String { String(cString: mosquitto_connack_string(code)) }
+    /// A CONNACK's code in words: MQTT 3.1.1's return codes and MQTT 5's reason codes differ.
+    static func connackReason(_ code: Int32, _ version: MQTTProtocolVersion) -> String {
+        String(cString: version == .v5 ? mosquitto_reason_string(code) : mosquitto_connack_string(code))
+    }
+
+    /// A broker that does not speak `version` says so in its CONNACK (3.1.1's "unacceptable
+    /// protocol version", 5's "unsupported protocol version"), or answers in a form libmosquitto
+    /// cannot read.
+    static func refusesProtocol(connack: Int32?, error: MosquittoError?) -> Bool {
+        if let connack {
+            return connack == Int32(CONNACK_REFUSED_PROTOCOL_VERSION.rawValue) || connack == Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue)
+        }
+        return error?.code == MOSQ_ERR_PROTOCOL.rawValue || error?.code == MOSQ_ERR_MALFORMED_PACKET.rawValue
+    }
 }
