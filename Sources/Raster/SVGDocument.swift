@@ -16,7 +16,8 @@ import Musl
 /// internal references expand beyond `maximumExpandedElements` is refused before it is parsed; a document referring to anything outside itself (`href`,
 /// `url()`, `@import`, an external entity) is refused before librsvg sees it, and the handle has
 /// no base file, so librsvg could load nothing external anyway; an intrinsic size above
-/// `maximumDimension` is refused like a PNG that large; a render is at most `maximumDimension` on
+/// `maximumDimension` is refused like a PNG that large, and so are images inside it (`data:`
+/// URIs, `SVGEmbeddedImages`) beyond a PNG icon's limits; a render is at most `maximumDimension` on
 /// a side. Render time is bounded by the caller (`ConfigAssets` times a trial render).
 public final class SVGDocument {
     /// Largest SVG file read. Icons are a few KB (Adwaita's largest symbolic one is under 20 KB).
@@ -80,6 +81,9 @@ public final class SVGDocument {
         }
         if let reference = externalReference(in: data) {
             throw .svg(call: "SVGDocument(\(name))", message: "refers to something outside the file (\(reference)); an icon must be self-contained")
+        }
+        if let problem = SVGEmbeddedImages.problem(in: data) {
+            throw .svg(call: "SVGDocument(\(name))", message: problem)
         }
         let expanded = SVGReferenceCount.expandedElements(in: data, limit: maximumExpandedElements)
         guard expanded <= maximumExpandedElements else {

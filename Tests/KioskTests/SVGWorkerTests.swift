@@ -81,14 +81,16 @@ import Testing
         #expect(assets.vectors[IconTests.themes + "/Kiosk-Base/scalable/apps/test-base.svg"]?.image(side: 40, tint: .original) != nil)
     }
 
-    /// An image inside the SVG (a `data:` URI) that decodes to 576 MB: the worker's data limit
-    /// makes the decode fail; the icon loads without that image or is refused, and this process
+    /// An image inside the SVG (a `data:` URI) that decodes to 576 MB: refused by its header
+    /// before librsvg sees the document, naming its size, as check-config says; this process
     /// never holds it.
-    @Test func anImageHiddenInADataURIStaysWithinTheWorkersMemory() throws {
+    @Test func anImageHiddenInADataURIIsRefusedByItsSize() throws {
         let bomb = Self.hostile + "/data-uri-12000.svg"
         let before = Self.residentKiB()
         let assets = ConfigAssets.decode(try Self.config([bomb]))
-        if let icon = assets.vectors[bomb] { _ = icon.image(side: 256, tint: .original) }
+        #expect(assets.vectors[bomb] == nil)
+        let problem = try #require(assets.imageProblems[bomb])
+        #expect(problem.contains("embedded image 1 is a 12000x12000 PNG, over the 2048 pixels a side"), "\(problem)")
         #expect(Self.residentKiB() - before < 64 * 1024, "this process grew by \(Self.residentKiB() - before) KiB")
     }
 
