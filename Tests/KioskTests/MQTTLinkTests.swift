@@ -57,17 +57,19 @@ import Testing
         static func freePort() -> Int32 {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             defer { close(fd) }
+            return bindLoopback(fd) ?? 0
+        }
+
+        /// Binds `fd` to a loopback port of the kernel's choosing; that port, or nil.
+        static func bindLoopback(_ fd: Int32) -> Int32? {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p -> Int32 in
-                    _ = bind(fd, p, length)
-                    return getsockname(fd, p, &length)
-                }
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in bind(fd, p, length) == 0 && getsockname(fd, p, &length) == 0 }
             }
-            return Int32(UInt16(bigEndian: address.sin_port))
+            return bound ? Int32(UInt16(bigEndian: address.sin_port)) : nil
         }
     }
 
@@ -179,15 +181,8 @@ import Testing
     @Test func aBrokerWithoutMQTT5GetsMQTT311() throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in bind(listener, p, length) == 0 && getsockname(listener, p, &length) == 0 }
-        }
-        #expect(bound && listen(listener, 4) == 0)
-        let port = Int32(UInt16(bigEndian: address.sin_port))
+        let port = try #require(Broker.bindLoopback(listener))
+        #expect(listen(listener, 4) == 0)
         final class Levels: Sendable { let seen = Mutex<[UInt8]>([]) }
         let levels = Levels()
         try startDetachedThread {
