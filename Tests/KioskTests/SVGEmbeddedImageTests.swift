@@ -10,7 +10,8 @@ import Testing
     static let gif40x30 = "R0lGODlhKAAeAPAAAAAA/wAAACH5BAAAAAAALAAAAAAoAB4AAAIhhI+py+0Po5y02ouz3rz7D4biSJbmiabqyrbuC8fyTHMFADs="
 
     static func png(_ width: Int, _ height: Int) throws -> [UInt8] {
-        let path = NSTemporaryDirectory() + "embedded-\(width)x\(height)-\(getpid()).png"
+        // One file per call: the suite's tests run in parallel and each unlinks its own.
+        let path = NSTemporaryDirectory() + "embedded-\(width)x\(height)-\(UUID().uuidString).png"
         defer { unlink(path) }
         try PNGCodec.write(try PixelBuffer(width: width, height: height, format: .argb8888Premultiplied), to: path)
         return Array(try Data(contentsOf: URL(fileURLWithPath: path)))

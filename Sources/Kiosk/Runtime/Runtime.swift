@@ -39,10 +39,14 @@ public final class Runtime {
         public var backlightFiles: BacklightFiles
         /// Where the control API is offered (when `[control] dbus` is on); none: not at all.
         public var controlBus: ControlBus
+        /// The time the pass, the panel's power and the control API go by (tests: a clock they
+        /// move by hand, so that a starved run cannot reach an idle time early).
+        public var clock: @Sendable () -> Double
         public init(exitAfterShownFrames: Int? = nil, seat: String? = nil, runsHandoverActions: Bool = true, statusFile: String? = nil,
                     backlightClassDirectory: String = Backlight.classDirectory, backlightFiles: BacklightFiles = .system,
-                    controlBus: ControlBus = .none) {
+                    controlBus: ControlBus = .none, clock: @escaping @Sendable () -> Double = MonotonicClock.now) {
             self.controlBus = controlBus
+            self.clock = clock
             self.exitAfterShownFrames = exitAfterShownFrames
             self.seat = seat
             self.runsHandoverActions = runsHandoverActions
@@ -117,10 +121,10 @@ public final class Runtime {
         settings = app.runtimeSettings
         probes = ValueProbes(children: children, values: app.values, loop: loop)
         input = InputPipeline(settings: settings.input) { [unowned output] in output.panel }
-        power = PanelPower(settings: settings.power, output: output, activity: app.activity, now: MonotonicClock.now()) { [options] choice in
+        power = PanelPower(settings: settings.power, output: output, activity: app.activity, now: options.clock()) { [options] choice in
             Backlight.open(choice, classDirectory: options.backlightClassDirectory, files: options.backlightFiles)
         }
-        control = KioskControl(app: app, power: power, clock: MonotonicClock.now)
+        control = KioskControl(app: app, power: power, clock: options.clock)
     }
 
     /// Runs until SIGTERM/SIGINT (or `exitAfterShownFrames`); puts the display back on the way out.
@@ -171,7 +175,7 @@ public final class Runtime {
         }
         try probes.attach()
         probes.switchEnded = { [unowned self] id, label, failure in
-            self.app.toggleSwitched(id, label: label, failure: failure, now: MonotonicClock.now())
+            self.app.toggleSwitched(id, label: label, failure: failure, now: self.options.clock())
         }
         input.deliver = { [unowned self] inputs, event in self.received(inputs, from: event) }
         input.devicesChanged = { [unowned self] in self.frames.requestPass() }
@@ -219,7 +223,7 @@ public final class Runtime {
     // MARK: The pass: state moves on, effects are carried out, then a frame is drawn
 
     private func pass() {
-        let now = MonotonicClock.now()
+        let now = options.clock()
         if options.seat != nil, !input.isStarted, frames.shown > 0 { inputStart.openedAfterFirstFrame(startInput) }
         frames.followOutputSize()
         for effect in app.advance(now: now) {
@@ -258,7 +262,7 @@ public final class Runtime {
     /// Any touch, turn or key, before it reaches the menu: the panel brightens, or wakes (and the
     /// event is swallowed by the input pipeline).
     private func inputActivity(_ event: RawInputEvent) {
-        app.activity.note(at: MonotonicClock.now())
+        app.activity.note(at: options.clock())
         switch power.input(kind: event.kind) {
         case .pass:
             return
@@ -273,7 +277,7 @@ public final class Runtime {
     /// Input that meant something to the menu (none arrives while an `exec` program has the
     /// input: the pipeline is suspended then).
     private func received(_ inputs: [MenuInput], from event: RawInputEvent) {
-        let now = MonotonicClock.now()
+        let now = options.clock()
         for i in inputs { app.handle(i, now: now) }
         frames.noteInput(time: event.time, kind: event.kind)
         frames.requestPass()
@@ -353,7 +357,7 @@ public final class Runtime {
     }
 
     private func childrenEnded() {
-        let now = MonotonicClock.now()
+        let now = options.clock()
         for (effect, pid, result, failed) in children.reap() {
             if case .exec = effect {
                 Log.info("\"\(effect.label)\" \(result); taking the display back")
@@ -374,7 +378,7 @@ public final class Runtime {
 
     private func apply(_ loaded: LoadedConfig, reason: String) {
         let check = loaded.check
-        if app.apply(check, assets: loaded.assets, now: MonotonicClock.now()) {
+        if app.apply(check, assets: loaded.assets, now: options.clock()) {
             Log.info("config reloaded (\(reason))")
         } else {
             for p in check.problems { Log.problem(p) }
@@ -409,7 +413,7 @@ public final class Runtime {
         m.displayPower = power.state
         m.displayWakes = power.wakes
         m.speech = speech.status.map { .init(ready: $0.health.state == "ready", spoken: $0.health.spoken, cut: $0.health.cut) }
-        m.values = Dictionary(uniqueKeysWithValues: app.values.health(now: MonotonicClock.now()).map { ($0.id, $0.state) })
+        m.values = Dictionary(uniqueKeysWithValues: app.values.health(now: options.clock()).map { ($0.id, $0.state) })
         m.controlAPI = dbus.map { KioskMetrics.ControlAPICounts(state: $0.state, connects: $0.connects) }
         m.mqtt = mqtt.health.map { health in
             var h = health
@@ -428,7 +432,7 @@ public final class Runtime {
             display: DisplayStatus(name: output.name, connected: output.isConnected, power: power.state),
             menu: app.menuStatus, lock: app.lockStatus,
             running: children.displayOwner?.effect.label,
-            values: app.values.health(now: MonotonicClock.now()), speech: speech.status,
+            values: app.values.health(now: options.clock()), speech: speech.status,
             controlAPI: controlAPI, mqtt: mqtt.health))
     }
 
@@ -456,7 +460,7 @@ public final class Runtime {
         link.handled = { [unowned self] at in self.frames.noteInput(time: at, kind: "dbus") }
         dbus = link
         if app.config.control.dbus {
-            link.enable(true, now: MonotonicClock.now())
+            link.enable(true, now: options.clock())
         } else {
             Log.info("control API (D-Bus) off: [control] dbus = false")
         }
