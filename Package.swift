@@ -128,8 +128,11 @@ let package = Package(
         // A TOML 1.0 parser whose values carry their source positions: pure Swift, no Foundation, no C.
         .target(name: "TOML"),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
-        // libFuzzer entry point for the config reader (scripts/fuzz-config); a plain build replays files.
-        .executableTarget(name: "kiosk-config-fuzz", dependencies: ["KioskConfiguration", "Geometry", "Raster", "Text"]),
+        // What each fuzz target checks (config, MQTT, D-Bus, icons), shared by kiosk-fuzz and the tests' corpus replay.
+        .target(name: "FuzzHarnesses",
+                dependencies: ["Kiosk", "KioskConfiguration", "KioskSystem", "SystemBus", "DRMOutput", "Geometry", "Raster", "Text"]),
+        // libFuzzer's entry point (scripts/fuzz); a plain build replays files.
+        .executableTarget(name: "kiosk-fuzz", dependencies: ["FuzzHarnesses"]),
         // The `kiosk` executable: argument parsing only.
         .executableTarget(
             name: "KioskCLI",
@@ -148,7 +151,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KioskTests",
-            dependencies: ["Kiosk", "KioskSystem", "KioskConfiguration", "DRMOutput", "InputSources", "MenuScreens", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "TestSupport"],
+            dependencies: ["Kiosk", "KioskSystem", "KioskConfiguration", "DRMOutput", "InputSources", "MenuScreens", "Geometry", "LayoutCore", "Raster", "Text", "TOML", "TestSupport", "FuzzHarnesses"],
             exclude: ["Golden", "ConfigFixtures", "StrangerConfigs"]
         ),
         // Shared by the test targets only (never by a product): golden-image comparison, a seeded RNG.

@@ -10,7 +10,9 @@ import Text
 /// and no screen without items. Then the text path: every title, section header and label of an
 /// accepted config, and the raw bytes themselves decoded as UTF-8 (invalid sequences become
 /// U+FFFD), are shaped, truncated, checked for missing glyphs and drawn (`checkTextPath`).
-func checkConfigCoherently(_ bytes: [UInt8]) {
+/// The config when it is accepted.
+@discardableResult
+public func checkConfigCoherently(_ bytes: [UInt8]) -> KioskConfig? {
     let config = checkConfigReader(bytes)
     if let config {
         for screen in config.screens {
@@ -22,11 +24,12 @@ func checkConfigCoherently(_ bytes: [UInt8]) {
         }
     }
     checkTextPath(String(decoding: bytes, as: UTF8.self))
+    return config
 }
 
 /// The config reader's part of `checkConfigCoherently`; the config when it is accepted.
-func checkConfigReader(_ bytes: [UInt8]) -> KioskConfig? {
-    let check = ConfigReader.check(bytes: bytes, file: "fuzz.toml", baseDirectory: "/nonexistent/kiosk-config-fuzz", searchPath: "/usr/bin:/bin")
+public func checkConfigReader(_ bytes: [UInt8]) -> KioskConfig? {
+    let check = ConfigReader.check(bytes: bytes, file: "fuzz.toml", baseDirectory: "/nonexistent/kiosk-fuzz", searchPath: "/usr/bin:/bin")
     precondition(check.isValid == !check.problems.hasErrors, "valid with errors, or invalid without one")
     for problem in check.problems {
         let line = problem.description
@@ -39,7 +42,6 @@ func checkConfigReader(_ bytes: [UInt8]) -> KioskConfig? {
     return check.config
 }
 
-
 /// One font for the whole run, as the kiosk has one theme font: DejaVu Sans with fontconfig's
 /// fallbacks and colour emoji. Its caches fill as inputs come (bounded: `Font.layoutCacheLimit`
 /// strings; glyph bitmaps per glyph and size, and only two sizes are used here).
@@ -51,7 +53,7 @@ nonisolated(unsafe) let fuzzFrame: PixelBuffer? = try? PixelBuffer(width: 96, he
 /// at most `Font.maximumScalars` code points shaped, finite positions, every glyph from a face the
 /// font has and pointing into the shaped text, a truncation that is the text itself or fits
 /// (a prefix with an ellipsis, or nothing).
-func checkTextPath(_ text: String) {
+public func checkTextPath(_ text: String) {
     guard let font = fuzzFont, let frame = fuzzFrame else { return }
     let canvas = Canvas(frame)
     let faceCount = font.facePaths.count
@@ -82,61 +84,3 @@ func checkTextPath(_ text: String) {
     let missing = font.missingScalars(in: text)
     precondition(missing.allSatisfy { !font.hasGlyph(for: $0) }, "missing scalar that has a glyph")
 }
-
-#if KIOSK_LIBFUZZER
-/// libFuzzer's entry point (built with `-sanitize=fuzzer -DKIOSK_LIBFUZZER`, see scripts/fuzz-config).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzConfigReader(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-    checkConfigCoherently(bytes)
-    return 0
-}
-
-/// libFuzzer's driver, for programs that keep their own `main`. SwiftPM links an executable's
-/// `main` to the module's entry point, so libFuzzer's own `main` cannot be the one used.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
-@main
-enum FuzzConfigReader {
-    static func main() {
-        var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzConfigReader(data, size) })
-    }
-}
-#else
-/// Without libFuzzer: replays the files given as arguments (a crash input, a corpus), printing
-/// each one's problems, so a fuzzer find can be reproduced under a debugger or in a plain build.
-@main
-enum ReplayConfigInputs {
-    static func main() {
-        let paths = CommandLine.arguments.dropFirst()
-        if paths.isEmpty {
-            print("usage: kiosk-config-fuzz FILE...  (replays fuzz inputs; build with scripts/fuzz-config to fuzz)")
-            exit(2)
-        }
-        for path in paths {
-            guard let file = fopen(path, "rb") else {
-                print("\(path): cannot open")
-                continue
-            }
-            var bytes: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let n = fread(&buffer, 1, buffer.count, file)
-                if n <= 0 { break }
-                bytes += buffer[0..<n]
-            }
-            fclose(file)
-            checkConfigCoherently(bytes)
-            let check = ConfigReader.check(bytes: bytes, file: path, baseDirectory: "/nonexistent/kiosk-config-fuzz", searchPath: "/usr/bin:/bin")
-            print(check.isValid ? "\(path): valid" : check.report)
-        }
-    }
-}
-#endif
