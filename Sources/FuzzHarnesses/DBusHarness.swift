@@ -41,8 +41,12 @@ public final class DBusHarness {
         folder = "/tmp/kiosk-fuzz-dbus-\(getpid())"
         mkdir(folder, 0o700)
         let address = "unix:path=\(folder)/bus"
+        // Its output to /dev/null: a daemon left behind by a crash must not hold a pipe the
+        // harness's caller waits on (scripts/fuzz's tee, a test runner's).
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { close(null) }
         Self.daemon = try ProcessLauncher.start(Command(argv: ["/usr/bin/dbus-daemon", "--session", "--nofork", "--nopidfile",
-                                                               "--address=\(address)"]))
+                                                               "--address=\(address)"]), output: null, errors: null)
         atexit { if DBusHarness.daemon > 0 { kill(DBusHarness.daemon, SIGKILL) } }
         let started = MonotonicClock.now()
         while access(folder + "/bus", F_OK) != 0 {
@@ -164,24 +168,43 @@ final class BusCaller: @unchecked Sendable {
     var outcome: Outcome? { condition.withLock { answered } }
 
     private func serve(address: String) {
-        let connection: BusConnection
-        do {
-            connection = try BusConnection(address: address)
-        } catch {
-            fatalError("the D-Bus harness's client cannot connect: \(error)")
+        func connect() -> BusConnection {
+            do {
+                return try BusConnection(address: address)
+            } catch {
+                fatalError("the D-Bus harness's client cannot connect: \(error)")
+            }
         }
+        var connection = connect()
         while true {
             let call: BusCall = condition.withLock {
                 while pending == nil { condition.wait() }
                 defer { pending = nil }
                 return pending!
             }
-            let outcome = Self.make(call, on: connection)
+            var outcome = Self.make(call, on: connection)
+            // The daemon drops a client that sends what D-Bus forbids (it never reached the kiosk).
+            if case .failed(let error) = outcome, error.name == "org.freedesktop.DBus.Error.Disconnected" {
+                outcome = .notSent("the daemon dropped the client: \(error.message ?? "")")
+                connection = connect()
+            }
             condition.withLock { answered = outcome }
         }
     }
 
+    /// D-Bus's rule for a member name (and each element of an interface name): letters, digits
+    /// and `_`, not starting with a digit, at most 255 bytes. sd-bus does not check it when a
+    /// message is made; the daemon drops a client that sends one.
+    static func isName(_ text: Substring) -> Bool {
+        guard let first = text.utf8.first, !(48...57).contains(first), text.utf8.count <= 255 else { return false }
+        return text.utf8.allSatisfy { (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 95 }
+    }
+
     private static func make(_ call: BusCall, on connection: BusConnection) -> Outcome {
+        let elements = call.interface.split(separator: ".", omittingEmptySubsequences: false)
+        guard isName(call.member[...]), elements.count >= 2, elements.allSatisfy(isName), call.interface.utf8.count <= 255 else {
+            return .notSent("not a D-Bus member and interface name")
+        }
         let message: BusMessage
         do {
             message = try connection.methodCall(destination: DBusNames.service, path: DBusNames.path,
