@@ -35,6 +35,7 @@ public final class DBusHarness {
     private let app: KioskApp
     private let runtime: Runtime
     private let caller: BusCaller
+    private let lock = NSLock()
     nonisolated(unsafe) private static var daemon: pid_t = 0
 
     private init() throws {
@@ -67,8 +68,12 @@ public final class DBusHarness {
         }
     }
 
-    /// One line per call, for a replay.
+    /// One line per call, for a replay. One input at a time (tests may call from several threads).
     public func run(_ bytes: [UInt8]) -> String {
+        lock.withLock { runAlone(bytes) }
+    }
+
+    private func runAlone(_ bytes: [UInt8]) -> String {
         var outcomes: [String] = []
         // Each input starts at home, as far as the API can take it there.
         _ = try? answer(BusCall(member: "GoHome", signature: "", arguments: []))

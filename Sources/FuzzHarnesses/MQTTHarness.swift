@@ -51,12 +51,11 @@ final class FuzzClock: @unchecked Sendable {
     func advance(by seconds: Double) { now += seconds }
 }
 
-/// The frame the control harnesses draw the app into after an input (what was set is shown).
+/// The frame the control harnesses draw the app into after an input (what was set is shown);
+/// one per input, so that inputs run on several threads (the tests) share nothing.
 enum FuzzFrame {
-    nonisolated(unsafe) static let buffer: PixelBuffer? = try? PixelBuffer(width: 320, height: 240)
-
     static func draw(_ app: KioskApp) {
-        guard let buffer else { return }
+        guard let buffer = try? PixelBuffer(width: 320, height: 240) else { return }
         _ = app.draw(on: Canvas(buffer), full: true)
     }
 }

@@ -7,8 +7,8 @@ import TestSupport
 /// kept in `Tests/fuzz/TARGET-corpus` goes through its harness, which traps on an incoherent
 /// outcome (something behind the PIN run or shown, a call left unanswered, an icon decoded past
 /// its limits); for the control targets, seeded mutations of those inputs too. A trap ends the
-/// test process, which fails the run.
-@Suite struct FuzzCorpusTests {
+/// test process, which fails the run. One test at a time: the D-Bus harness is one kiosk.
+@Suite(.serialized) struct FuzzCorpusTests {
     static func corpus(_ target: FuzzTarget) -> [(name: String, bytes: [UInt8])] {
         let folder = ConfigPaths.repository + "/" + target.corpus
         guard let dir = opendir(folder) else { return [] }
