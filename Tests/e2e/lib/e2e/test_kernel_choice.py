@@ -41,6 +41,18 @@ class TodaysArchive(unittest.TestCase):
         })
         self.assertTrue(any("another Debian revision" in w and "linux-kbuild-6.1 6.1.192-3" in w for w in got.why), got.why)
 
+    def test_bookworm_2026_11_30_the_archive_moved_on_to_a_complete_set(self):
+        # Two days later: a new ABI (6.1.0-57) whose five packages are all at 6.1.192-3.
+        got = choose(answers(recorded("2026-11-30-bookworm-amd64.json")), "linux-image-amd64", "amd64")
+        self.assertEqual(got.abi, "6.1.0-57-amd64")
+        self.assertEqual(got.packages, {
+            "linux-image-6.1.0-57-amd64": "6.1.192-3",
+            "linux-headers-6.1.0-57-amd64": "6.1.192-3",
+            "linux-headers-6.1.0-57-common": "6.1.192-3",
+            "linux-kbuild-6.1": "6.1.192-3",
+            "linux-source-6.1": "6.1.192-3",
+        })
+
     def test_trixie_arm64_2026_11_28_the_image_alone(self):
         got = choose(answers(recorded("2026-11-28-trixie-arm64.json")), "linux-image-arm64", "arm64", with_build=False)
         self.assertEqual(got.abi, "6.12.117+deb13-arm64")
