@@ -79,10 +79,13 @@ sample > knob-samples.txt
 start=$(now_ms)
 mv "$big" /etc/kiosk/kiosk.toml
 # A detent, then a sample of the status file, until the new generation shows (at most 400 turns).
-# A detent at a time: the status file says the selection once the menu comes to rest.
+# A detent at a time: the status file says the selection once the menu comes to rest, so each
+# detent gets time to settle (on a fast host, detents 0.12 s apart kept the menu moving and the
+# status at one selection for the whole load).
 i=0
 while [ $i -lt 400 ]; do
     ui wheel wh -1
+    sleep 0.3
     line=$(sample)
     echo "$line" >> knob-samples.txt
     case "$line" in *" generation=$gen") ;; *) break ;; esac
