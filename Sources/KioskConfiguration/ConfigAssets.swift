@@ -18,8 +18,8 @@ struct ConfigAssets {
     let images: [String: PixelBuffer]
     /// SVG icons (files, and icon names found in a theme) by the icon as the config writes it.
     let vectors: [String: VectorIcon]
-    /// The SVG worker they render in (nil when the config has none).
-    var svgRenderer: SVGRenderer? = nil
+    /// Where they render (nil when the config has none).
+    var iconRenders: IconRenderService? = nil
     /// Why each image that was not decoded is unusable, worded for the key that names it.
     let imageProblems: [String: String]
     /// False when `shouldStop` cut the decoding short: then some images are in neither dictionary.
@@ -29,7 +29,7 @@ struct ConfigAssets {
     var iconWarnings: [String: String] = [:]
 
     /// What the screens draw with; nil without a font.
-    var loaded: LoadedAssets? { font.map { LoadedAssets(font: $0, images: images, vectors: vectors, svgRenderer: svgRenderer) } }
+    var loaded: LoadedAssets? { font.map { LoadedAssets(font: $0, images: images, vectors: vectors, iconRenders: iconRenders) } }
 
     /// The side an SVG icon is rendered at once when it loads, timed against `svgRenderBudget`: about
     /// as large as a row icon is drawn on a 1080-line panel (58 px at 9 rows), twice over.
@@ -79,11 +79,12 @@ struct ConfigAssets {
         var pixels = 0
         var svgTime = 0.0
         var renderer: SVGRenderer?
+        var service: IconRenderService?
         var themes = iconTheme
         let icons = config.iconKeys
         for key in config.imagePaths {
             if shouldStop() {
-                return ConfigAssets(font: font, fontProblem: fontProblem, images: images, vectors: vectors, svgRenderer: renderer, imageProblems: problems,
+                return ConfigAssets(font: font, fontProblem: fontProblem, images: images, vectors: vectors, iconRenders: service, imageProblems: problems,
                                     complete: false, iconWarnings: warnings)
             }
             var path = key
@@ -119,6 +120,7 @@ struct ConfigAssets {
                     let warming = SVGRenderer()
                     if case .success(let warm) = warming.load(svgWarmUpDocument, name: "warm-up") { _ = warming.render(warm.id, side: 1) }
                     renderer = warming
+                    service = IconRenderService(renderer: warming)
                 }
                 switch renderer!.load(data, name: path) {
                 case .failure(let error):
@@ -133,7 +135,7 @@ struct ConfigAssets {
                         problems[key] = "\"\(path)\" takes \(took.formatted2) s to render at \(svgTrialSide)x\(svgTrialSide), "
                             + "more than the \(svgRenderBudget) s an icon may take; simplify it"
                     } else {
-                        vectors[key] = VectorIcon(renderer: renderer!, document: loaded.id, symbolic: path.lowercased().hasSuffix("-symbolic.svg"))
+                        vectors[key] = VectorIcon(service: service!, document: loaded.id, symbolic: path.lowercased().hasSuffix("-symbolic.svg"))
                     }
                 }
                 continue
@@ -162,7 +164,7 @@ struct ConfigAssets {
                 problems[key] = describe(error, path: path)
             }
         }
-        return ConfigAssets(font: font, fontProblem: fontProblem, images: images, vectors: vectors, svgRenderer: renderer, imageProblems: problems,
+        return ConfigAssets(font: font, fontProblem: fontProblem, images: images, vectors: vectors, iconRenders: service, imageProblems: problems,
                             complete: true, iconWarnings: warnings)
     }
 

@@ -18,8 +18,8 @@ public struct LoadedAssets {
     public let vectors: [String: VectorIcon]
     /// One line per image left out, for the log.
     public let problems: [String]
-    /// The SVG worker `vectors` render in; nil without SVG icons.
-    public let svgRenderer: SVGRenderer?
+    /// Where `vectors` render; nil without SVG icons.
+    public let iconRenders: IconRenderService?
 
     /// The images one config names, each counted once, may have at most this many pixels together
     /// (64 MiB decoded; one image is at most `PNGCodec.maximumPixels`, 16 MiB). `kiosk check-config`
@@ -27,12 +27,12 @@ public struct LoadedAssets {
     public static let maximumTotalPixels = 16 * 1024 * 1024
 
     public init(font: Font, images: [String: PixelBuffer] = [:], vectors: [String: VectorIcon] = [:], problems: [String] = [],
-                svgRenderer: SVGRenderer? = nil) {
+                iconRenders: IconRenderService? = nil) {
         self.font = font
         self.images = images
         self.vectors = vectors
         self.problems = problems
-        self.svgRenderer = svgRenderer
+        self.iconRenders = iconRenders
     }
 
     /// The decoded image at `path`, or nil when it could not be decoded or the config does not name it.
@@ -71,7 +71,7 @@ public struct LoadedAssets {
         return LoadedAssets(font: font, images: decoded.images, vectors: decoded.vectors,
                             problems: decoded.imageProblems.merging(decoded.iconWarnings) { a, _ in a }.sorted { $0.key < $1.key }
                                 .map { "image \($0.key) left out: \($0.value)" },
-                            svgRenderer: decoded.svgRenderer)
+                            iconRenders: decoded.iconRenders)
     }
 }
 

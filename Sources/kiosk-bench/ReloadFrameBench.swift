@@ -1,5 +1,6 @@
 import Kiosk
 import KioskConfiguration
+import KioskSystem
 import Raster
 #if canImport(Glibc)
 import Glibc
@@ -7,11 +8,13 @@ import Glibc
 
 /// `kiosk-bench --reload-frame N [FILE] [WxH]`: the event loop's first frame after a reload, as the
 /// runtime has it: the config loaded by a `ConfigLoadWorker` on its thread, applied to a running
-/// `KioskApp` (its screens built), then one full frame drawn. Twice per round: the load told the
-/// output's size (it rasterizes the icons, `IconWarmUp`) and not (the first frame rasterizes the
-/// icons it shows). Prints per mode the median and minimum of N rounds: the load on the worker
-/// (request to result), the apply and the first frame on the loop, and the SVG renders made on
-/// the loop. Default FILE: a config written to /tmp with 20 SVG files from Adwaita's symbolic
+/// `KioskApp` (its screens built, its icons rendered off the loop as the runtime has them:
+/// `iconArrivals`), then one full frame drawn. Twice per round: the load told the output's size
+/// (it rasterizes the icons, `IconWarmUp`) and not (the icons the first frame shows are queued
+/// for the app's render thread, and drawn when they arrive). Prints per mode the median and
+/// minimum of N rounds: the load on the worker (request to result), the apply and the first frame
+/// on the loop, the icons that frame was drawn without, and from the first frame until the last
+/// of them arrived. Default FILE: a config written to /tmp with 20 SVG files from Adwaita's symbolic
 /// actions on an arc with its side panel; default size 800x480.
 func runReloadFrame(_ arguments: [String]) {
     var args = arguments
@@ -34,6 +37,8 @@ func runReloadFrame(_ arguments: [String]) {
             return
         }
         let app = try KioskApp(config: config, assets: assets, width: size.width, height: size.height, now: 0)
+        let arrivals = try WakeSource()
+        app.iconArrivals = arrivals
         let frame = try PixelBuffer(width: size.width, height: size.height)
         _ = app.draw(on: Canvas(frame), full: true)
         // Unbounded: the figure is what rasterizing everything at load costs (a reload is bounded by
@@ -41,7 +46,7 @@ func runReloadFrame(_ arguments: [String]) {
         let worker = try ConfigLoadWorker(path: file, iconBudget: .infinity)
         var now = 1.0
         for warm in [false, true] {
-            var load: [Double] = [], apply: [Double] = [], draw: [Double] = [], renders: [Int] = []
+            var load: [Double] = [], apply: [Double] = [], draw: [Double] = [], arrived: [Double] = [], missing: [Int] = []
             for round in 0...rounds {
                 let t0 = BenchClock.nowNanoseconds()
                 worker.request(outputSize: warm ? size : nil)
@@ -53,7 +58,6 @@ func runReloadFrame(_ arguments: [String]) {
                 }
                 let t1 = BenchClock.nowNanoseconds()
                 guard let loaded, let newAssets = loaded.assets else { print("reload frame: the reload is not valid"); return }
-                let before = newAssets.iconRasterizations
                 now += 10
                 let t2 = BenchClock.nowNanoseconds()
                 app.apply(loaded.check, assets: newAssets, now: now)
@@ -61,6 +65,11 @@ func runReloadFrame(_ arguments: [String]) {
                 let t3 = BenchClock.nowNanoseconds()
                 _ = app.draw(on: Canvas(frame), full: true)
                 let t4 = BenchClock.nowNanoseconds()
+                let without = newAssets.iconRenders?.iconsNotYetDrawn ?? 0
+                var arrivalsPoll = pollfd(fd: arrivals.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+                while app.iconRendersPending > 0 { _ = poll(&arrivalsPoll, 1, 100) }
+                let t5 = BenchClock.nowNanoseconds()
+                arrivals.acknowledge()
                 app.frameTaken()
                 // Let the reload's cross-fade end before the next round.
                 _ = app.advance(now: now + 5)
@@ -68,14 +77,16 @@ func runReloadFrame(_ arguments: [String]) {
                     load.append(Double(t1 - t0))
                     apply.append(Double(t3 - t2))
                     draw.append(Double(t4 - t3))
-                    renders.append(newAssets.iconRasterizations - before)
+                    arrived.append(Double(t5 - t4))
+                    missing.append(without)
                 }
             }
             func median(_ v: [Double]) -> String { formatNanoseconds(v.sorted()[v.count / 2]) }
             func minimum(_ v: [Double]) -> String { formatNanoseconds(v.min() ?? 0) }
             print("reload \(file) at \(size.width)x\(size.height), icons rasterized \(warm ? "by the load" : "when drawn"), \(rounds) rounds: "
                   + "load (worker) \(median(load)) (min \(minimum(load))); apply \(median(apply)) (min \(minimum(apply))); "
-                  + "first frame \(median(draw)) (min \(minimum(draw))); SVG renders on the loop \(renders.max() ?? 0)")
+                  + "first frame \(median(draw)) (min \(minimum(draw))); icons it was drawn without \(missing.max() ?? 0), "
+                  + "all arrived \(median(arrived)) after it (min \(minimum(arrived)))")
         }
     } catch {
         print("reload frame: \(error)")

@@ -112,7 +112,7 @@ import Text
         let path = Self.themes + "/Kiosk-Test/scalable/actions/test-home-symbolic.svg"
         let document = try SVGDocument(path: path)
         let renderer = SVGRenderer()
-        let icon = VectorIcon(renderer: renderer, document: try renderer.load(try SVGDocument.readFile(path), name: path).get().id, symbolic: true)
+        let icon = VectorIcon(service: IconRenderService(renderer: renderer), document: try renderer.load(try SVGDocument.readFile(path), name: path).get().id, symbolic: true)
         let original = try document.render(width: 32, height: 32)
         let orange = Color(red: 255, green: 136, blue: 0)
         let tinted = try #require(icon.image(side: 32, tint: .color(orange)))

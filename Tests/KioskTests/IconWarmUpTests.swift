@@ -4,7 +4,9 @@ import Glibc
 @testable import KioskConfiguration
 import MenuScreens
 import Raster
+import KioskSystem
 import Testing
+import TestSupport
 @testable import Kiosk
 
 /// SVG and named icons are rasterized when a config loads (on the loader's thread, at the output's
@@ -79,8 +81,9 @@ import Testing
         try Self.expectTheLoopRasterizes(outputSize: nil)
     }
 
-    /// A reload's rasterizing stops at its budget; the loop draws the rest when first shown.
-    @Test func aSpentBudgetLeavesTheRestToTheLoop() throws {
+    /// A reload's rasterizing stops at its budget; without a runtime (tests, `kiosk render`) the
+    /// rest is rendered where it is drawn.
+    @Test func aSpentBudgetLeavesTheRestToTheFirstDraw() throws {
         try Self.expectTheLoopRasterizes(outputSize: (800, 480), iconBudget: 0)
     }
 
@@ -94,19 +97,72 @@ import Testing
         #expect(assets.iconRasterizations > 0)
     }
 
-    /// A new panel size (a hotplug, another mode) is laid out on the loop: its first frames
-    /// rasterize the icons at the new sizes there, each once; drawing them all again does not.
-    @Test func aNewSizeRasterizesOnTheLoopOnce() throws {
+    /// Waits (not a timed check: up to `Patience.seconds`) until `app`'s icon renders in
+    /// the background have all arrived; whether the arrivals were signalled.
+    static func waitForIcons(_ app: KioskApp, _ arrivals: WakeSource) -> Bool {
+        var pfd = pollfd(fd: arrivals.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+        let deadline = MonotonicClock.now() + Patience.seconds
+        var signalled = false
+        // The count drops before each arrival is signalled.
+        while app.iconRendersPending > 0 || !signalled, MonotonicClock.now() < deadline {
+            if poll(&pfd, 1, 100) > 0 { signalled = true }
+        }
+        arrivals.acknowledge()
+        app.iconsArrived()
+        return signalled && app.iconRendersPending == 0
+    }
+
+    /// Once the runtime draws with the icons (`iconArrivals` set), an icon size not rendered yet is
+    /// rendered off the caller's thread: the frame that asks for it is drawn without it at once,
+    /// and the frame after its arrival equals one drawn with the icon rendered in place.
+    static func expectRenderedOffTheLoop(app: KioskApp, reference: KioskApp, screen: String, item: Int) throws {
+        for a in [app, reference] {
+            try a.show(screen: screen, now: 1)
+            a.currentScreen.select(item)
+            _ = a.advance(now: 10)
+        }
+        let arrivals = try WakeSource()
+        app.iconArrivals = arrivals
+        let first = try PixelBuffer(width: app.width, height: app.height)
+        _ = app.draw(on: Canvas(first), full: true)
+        #expect(app.lastFrameLacksIcons)
+        #expect(waitForIcons(app, arrivals), "no icon arrived")
+        let second = try PixelBuffer(width: app.width, height: app.height)
+        _ = app.draw(on: Canvas(second), full: true)
+        #expect(!app.lastFrameLacksIcons)
+        let expected = try PixelBuffer(width: reference.width, height: reference.height)
+        _ = reference.draw(on: Canvas(expected), full: true)
+        #expect(channelDifference(first, expected).pixels > 0, "the first frame already had its icons: they were rendered on the loop")
+        #expect(channelDifference(second, expected).pixels == 0, "the frame after the icons arrived differs from one drawn with them in place")
+    }
+
+    /// A reload whose warm-up ran out of its budget: the rest arrives from the background.
+    @Test func aSpentBudgetsRestIsRenderedOffTheLoop() throws {
         let dir = ScratchDirectory()
-        let (config, assets) = try Self.load(Self.writeConfig(in: dir), outputSize: (800, 480))
+        let path = Self.writeConfig(in: dir)
+        let (config, assets) = try Self.load(path, outputSize: (800, 480), iconBudget: 0)
+        let (refConfig, refAssets) = try Self.load(path, outputSize: nil)
+        let app = try KioskApp(config: config, assets: assets, width: 800, height: 480, now: 0)
+        let reference = try KioskApp(config: refConfig, assets: refAssets, width: 800, height: 480, now: 0)
+        try Self.expectRenderedOffTheLoop(app: app, reference: reference, screen: "arc", item: 0)
+    }
+
+    /// A new panel size (a hotplug, another mode) is laid out on the loop, and the icons at their
+    /// new sizes (the side panel's too) are rendered off it, each once.
+    @Test func aNewSizesIconsAreRenderedOffTheLoop() throws {
+        let dir = ScratchDirectory()
+        let path = Self.writeConfig(in: dir)
+        let (config, assets) = try Self.load(path, outputSize: (800, 480))
+        let (refConfig, refAssets) = try Self.load(path, outputSize: nil)
         let app = try KioskApp(config: config, assets: assets, width: 800, height: 480, now: 0)
         try app.resize(width: 480, height: 800)
-        let before = assets.iconRasterizations
-        try Self.drawEveryScreen(app)
+        let reference = try KioskApp(config: refConfig, assets: refAssets, width: 480, height: 800, now: 0)
+        try Self.expectRenderedOffTheLoop(app: app, reference: reference, screen: "arc", item: 2)
         let after = assets.iconRasterizations
-        #expect(after > before)
-        try Self.drawEveryScreen(app)
-        #expect(assets.iconRasterizations == after)
+        let again = try PixelBuffer(width: app.width, height: app.height)
+        _ = app.draw(on: Canvas(again), full: true)
+        #expect(!app.lastFrameLacksIcons)
+        #expect(assets.iconRasterizations == after, "an icon that arrived once was rendered again")
     }
 
     /// Start-up renders the icons too: once the output is open, before the loop's first frame.

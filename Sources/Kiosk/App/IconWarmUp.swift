@@ -10,20 +10,17 @@ import Raster
 /// them. Drawing through the screens themselves, rather than listing sizes beside them, keeps one
 /// owner of where an icon goes and how large.
 ///
-/// Run by a reload's worker (within `ConfigLoadWorker.iconBudget`), and at start-up once the output is open, before the loop starts (the
-/// splash is still up: the first picture waits for it). Not warmed: a panel of another size (a
-/// hotplug, a new mode) lays the screens out again on the loop, and the first frame of each
-/// screen at the new size rasterizes its icons there, once each (the next load warms at the new
-/// size).
+/// Run by a reload's worker (within `ConfigLoadWorker.iconBudget`), and at start-up once the
+/// output is open, before the loop starts (the splash is still up: the first picture waits for
+/// it). What it did not render (a spent budget, a panel of another size after a hotplug or a new
+/// mode) is rendered off the loop when first drawn (`IconRenderService`): the item shows without
+/// its icon for the frames until it arrives.
 enum IconWarmUp {
     /// Draws every screen of `config` as described above. Nothing to do without SVG icons.
     /// `shouldStop` is asked before each draw; a stop leaves the rest to the loop. Costs a full
     /// draw per item of each screen with SVG icons (20 items: 29 ms at 800x480, 85 ms at 1080p
     /// on the shared build host) and keeps every render, the side panel's large ones included.
     static func run(_ config: KioskConfig, assets: LoadedAssets, width: Int, height: Int, shouldStop: () -> Bool = { false }) {
-        // What is left to render (a stopped warm-up's rest, a new panel size) is rendered on the
-        // loop: its worker may not hold the loop for long.
-        defer { assets.svgRenderer?.wallLimit = SVGRenderer.loopWallLimit }
         guard !assets.vectors.isEmpty, width > 0, height > 0, let frame = try? PixelBuffer(width: width, height: height) else { return }
         let resources = ScreenResources(theme: config.theme, assets: assets, width: width, height: height)
         let canvas = Canvas(frame)

@@ -44,6 +44,13 @@ public final class KioskApp: FrameSource {
     public static let bannerSeconds = 8.0
     /// The font, images and icons the open screens draw with (the config's, as last loaded).
     var assets: LoadedAssets { navigator.resources.assets }
+    /// Signalled by each config's icon render thread when an icon it rendered can be drawn. Set
+    /// by the runtime: from then on no icon is rendered on the caller's (the loop's) thread, and
+    /// an icon not rendered yet is drawn once it arrives (`iconsArrived`). nil (tests, `kiosk
+    /// render`): icons are rendered where they are drawn.
+    public var iconArrivals: WakeSource? {
+        didSet { renderIconsInBackground() }
+    }
 
     /// `assets` are `config`'s font and images when already loaded; without them they are loaded here.
     /// `lockStore` keeps the PIN lockout across restarts; nil: in memory only.
@@ -212,7 +219,9 @@ public final class KioskApp: FrameSource {
 
     public func draw(on canvas: Canvas, full: Bool) -> [PixelRect] {
         let full = full || frameNeed == .full
+        let missing = assets.iconRenders?.iconsNotYetDrawn
         let damage = navigator.draw(on: canvas, full: full, now: now)
+        lastFrameLacksIcons = assets.iconRenders?.iconsNotYetDrawn != missing
         var rects = [full ? PixelRect(x: 0, y: 0, width: width, height: height) : damage]
         if let b = banner { rects.append(b.draw(on: canvas, font: navigator.resources.font, theme: navigator.resources.theme, width: width, height: height)) }
         return rects
@@ -505,6 +514,25 @@ public final class KioskApp: FrameSource {
         frameNeed.raise(to: .full)
     }
 
+    /// Icons rendered in the background arrived (`iconArrivals`): the frame is drawn again with them.
+    public func iconsArrived() { frameNeed.raise(to: .full) }
+
+    /// Icon renders asked for by drawing and not yet arrived.
+    public var iconRendersPending: Int { assets.iconRenders?.pending ?? 0 }
+
+    /// The last frame drawn was drawn while icons were still being rendered (some may be missing
+    /// from it): a screenshot waits for one that was not.
+    public private(set) var lastFrameLacksIcons = false
+
+    private func renderIconsInBackground() {
+        guard let iconArrivals, let service = assets.iconRenders else { return }
+        do {
+            try service.renderInBackground(arrivals: iconArrivals)
+        } catch {
+            Log.error("cannot render icons off the event loop: \(error); they are rendered where they are drawn")
+        }
+    }
+
     // MARK: Config
 
     /// Applies a checked config: a valid one replaces the running one without a restart, keeping
@@ -535,6 +563,7 @@ public final class KioskApp: FrameSource {
             navigator.transitionStyle = new.transition
             navigator.replaceAll(resources: rebuilt.resources, stack: rebuilt.stack, now: now)
             lock.rebuilt(open: navigator.names)
+            renderIconsInBackground()
             applied.applied(new, from: check)
             banner = nil
             frameNeed.raise(to: .full)

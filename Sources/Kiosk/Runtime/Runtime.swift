@@ -68,6 +68,10 @@ public final class Runtime {
     let probes: ValueProbes
     /// Encodes SIGUSR1 screenshots off the loop.
     let screenshots = ScreenshotWriter()
+    /// When a SIGUSR1 screenshot was put off until the icons being rendered arrive (`screenshot`).
+    private var screenshotPutOffAt: Double?
+    /// Readable when an icon rendered off the loop arrived (`KioskApp.iconArrivals`).
+    private let iconArrivals: WakeSource
     /// `[speech]`: says what the app asks on a thread of its own.
     let speech = SpeechOutput()
     let config: ConfigService?
@@ -114,6 +118,7 @@ public final class Runtime {
         loop = try EventLoop()
         frames = try FrameScheduler(source: app, output: output)
         deadlineTimer = try TimerSource()
+        iconArrivals = try WakeSource()
         self.service = service
         inputStart = try InputStart(timeline: startup)
         reports = ReportFiles(statusOverride: options.statusFile)
@@ -182,6 +187,12 @@ public final class Runtime {
         input.panelIsOff = { [unowned self] in self.power.isOff }
         input.activity = { [unowned self] event, _ in self.inputActivity(event) }
         try loop.watch(signals.descriptor.rawValue) { [unowned self] in self.signalsArrived() }
+        app.iconArrivals = iconArrivals
+        try loop.watch(iconArrivals.descriptor.rawValue) { [unowned self] in
+            self.iconArrivals.acknowledge()
+            self.app.iconsArrived()
+            self.frames.requestPass()
+        }
         try loop.watch(deadlineTimer.descriptor.rawValue) { [unowned self] in
             self.deadlineTimer.acknowledge()
             self.pass()
@@ -292,7 +303,14 @@ public final class Runtime {
             if options.seat != nil { frames.requestPass() }
         }
         if let limit = options.exitAfterShownFrames, count >= limit { loop.stop() }
+        if let since = screenshotPutOffAt, !app.lastFrameLacksIcons || options.clock() - since > Self.screenshotIconWait {
+            screenshotPutOffAt = nil
+            screenshot()
+        }
     }
+
+    /// Longest a screenshot waits for icons being rendered; past it, it shows the screen as it is.
+    static let screenshotIconWait = 10.0
 
     private func startInput() {
         guard let seat = options.seat else { return }
@@ -509,6 +527,16 @@ public final class Runtime {
             Log.warning("screenshot to \(path) not taken: no frame yet")
             return
         }
+        // A screenshot shows the screen whole: icons still being rendered off the loop are
+        // waited for (the frame that shows the last of them takes it, `frameShown`).
+        if app.lastFrameLacksIcons {
+            if screenshotPutOffAt == nil { screenshotPutOffAt = options.clock() }
+            if options.clock() - screenshotPutOffAt! <= Self.screenshotIconWait {
+                Log.info("screenshot to \(path) put off until \(app.iconRendersPending) icon(s) being rendered are drawn")
+                return
+            }
+        }
+        screenshotPutOffAt = nil
         let image: PixelBuffer
         do {
             image = try output.screenshot()

@@ -8,7 +8,7 @@ import Raster
 /// time is ended; the document it was working on is given up (every later render of it is nil,
 /// never retried: an SVG that crashes the renderer once would again), and the next request
 /// starts a new worker, which parses the other documents again from the bytes kept here.
-/// Not thread-safe: one thread at a time (the loader's, then the loop's).
+/// Not thread-safe: one thread at a time (the loader's, then `IconRenderService`'s).
 public final class SVGRenderer {
     /// The program that serves `svg-worker`: the running kiosk itself, or for another program of
     /// the package (kiosk-preview, the tests, the benchmarks) the `kiosk` beside it;
@@ -42,13 +42,13 @@ public final class SVGRenderer {
     private var nextID: UInt32 = 1
     private var worker: SVGWorkerProcess?
     /// Longest wall time one request may take before its worker is ended. A load allows the
-    /// worker's whole CPU limit and more (the machine may be busy); the running kiosk lowers it
-    /// once the icons are warmed up, so that a render on the loop (a new panel size) cannot hold
-    /// the loop for long.
+    /// worker's whole CPU limit and more (the machine may be busy); once the loop draws with the
+    /// icons it is lowered (`IconRenderService.renderInBackground`): a render then is one icon at
+    /// a new size, and one that takes long would keep the others waiting behind it.
     public var wallLimit: Double = 4 * SVGWorkerServer.requestCPULimit
-    /// `wallLimit` once a config's icons are warmed up and the loop draws with them: a render of
-    /// a new size there is one icon at a time, a few milliseconds when all is well and up to
-    /// 0.6 s for a large Adwaita icon under qemu's TCG; one that takes longer is given up.
+    /// `wallLimit` once the loop draws with a config's icons: a render of a new size is one icon
+    /// at a time, a few milliseconds when all is well and up to 0.6 s for a large Adwaita icon
+    /// under qemu's TCG; one that takes longer is given up.
     public static let loopWallLimit = 2.0
     /// Workers ended so far, for messages and tests.
     public private(set) var workersEnded = 0
