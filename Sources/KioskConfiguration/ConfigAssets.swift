@@ -49,9 +49,11 @@ struct ConfigAssets {
 
     /// Loads `config`'s font as the kiosk will (a file, checked as a readable regular file first,
     /// or a family name fontconfig must have), then each image of `config.imagePaths` once, in the
-    /// file's order: its header first, so that one too large to decode is refused without decoding
-    /// it; then its size against what all the config's images may take together; then a whole
-    /// decode, which finds damaged pixel data. `shouldStop` is asked before each image.
+    /// file's order: read whole (at most `PNGCodec.maximumFileBytes`), its header read here (not by
+    /// libpng), so that one too large to decode is refused without decoding it; then its size
+    /// against what all the config's images may take together; then a whole decode in the SVG
+    /// worker (libpng parses nothing a config names in the kiosk's process), which finds damaged
+    /// pixel data. `shouldStop` is asked before each image.
     ///
     /// Item icons may also be SVG files or icon names (`IconTheme`): each is found, read (at most
     /// `SVGDocument.maximumBytes`) and checked here without librsvg (`SVGDocument.check`), then
@@ -80,6 +82,14 @@ struct ConfigAssets {
         var svgTime = 0.0
         var renderer: SVGRenderer?
         var service: IconRenderService?
+        var warmedUp = false
+        // One worker per load, for the SVGs and the PNGs: started when the first needs it.
+        func worker() -> SVGRenderer {
+            if let renderer { return renderer }
+            let made = SVGRenderer()
+            renderer = made
+            return made
+        }
         var themes = iconTheme
         let icons = config.iconKeys
         for key in config.imagePaths {
@@ -116,17 +126,16 @@ struct ConfigAssets {
                     problems[key] = "\"\(path)\" cannot be loaded as an SVG: \(error)"
                     continue
                 }
-                if renderer == nil {
-                    let warming = SVGRenderer()
-                    if case .success(let warm) = warming.load(svgWarmUpDocument, name: "warm-up") { _ = warming.render(warm.id, side: 1) }
-                    renderer = warming
-                    service = IconRenderService(renderer: warming)
+                if !warmedUp {
+                    // librsvg's first render sets up what every later one uses: not timed against this icon.
+                    if case .success(let warm) = worker().load(svgWarmUpDocument, name: "warm-up") { _ = worker().render(warm.id, side: 1) }
+                    warmedUp = true
                 }
-                switch renderer!.load(data, name: path) {
+                switch worker().load(data, name: path) {
                 case .failure(let error):
                     problems[key] = "\"\(path)\" cannot be loaded as an SVG: \(error)"
                 case .success(let loaded):
-                    let trial = renderer!.render(loaded.id, side: svgTrialSide)
+                    let trial = worker().render(loaded.id, side: svgTrialSide)
                     let took = cost(loaded.cpuSeconds + trial.cpuSeconds)
                     svgTime += took
                     if let problem = trial.problem {
@@ -135,6 +144,7 @@ struct ConfigAssets {
                         problems[key] = "\"\(path)\" takes \(took.formatted2) s to render at \(svgTrialSide)x\(svgTrialSide), "
                             + "more than the \(svgRenderBudget) s an icon may take; simplify it"
                     } else {
+                        if service == nil { service = IconRenderService(renderer: worker()) }
                         vectors[key] = VectorIcon(service: service!, document: loaded.id, symbolic: path.lowercased().hasSuffix("-symbolic.svg"))
                     }
                 }
@@ -144,9 +154,11 @@ struct ConfigAssets {
                 problems[key] = problem
                 continue
             }
+            let bytes: [UInt8]
             let header: PNGCodec.Header
             do {
-                header = try PNGCodec.header(path: path)
+                bytes = try PNGCodec.readFile(path)
+                header = try PNGCodec.header(of: bytes, name: path)
             } catch {
                 problems[key] = describe(error, path: path)
                 continue
@@ -158,10 +170,9 @@ struct ConfigAssets {
                     + "the kiosk holds; use smaller images"
                 continue
             }
-            do {
-                images[key] = try PNGCodec.read(path: path)
-            } catch {
-                problems[key] = describe(error, path: path)
+            switch worker().decodePNG(bytes, name: path) {
+            case .success(let image): images[key] = image
+            case .failure(let error): problems[key] = describe(error, path: path)
             }
         }
         return ConfigAssets(font: font, fontProblem: fontProblem, images: images, vectors: vectors, iconRenders: service, imageProblems: problems,

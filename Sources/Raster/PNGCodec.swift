@@ -16,6 +16,35 @@ public enum PNGCodec {
     public static let maximumDimension = 2048
     /// Decoded images are refused above this many pixels (`maximumDimension` squared).
     public static let maximumPixels = maximumDimension * maximumDimension
+    /// Largest PNG file read: one of the largest size stored without compression is 16 MiB and a
+    /// little; twice that leaves room for ancillary chunks.
+    public static let maximumFileBytes = 2 * maximumPixels * 4
+
+    /// The file's bytes, refused above `maximumFileBytes` before reading them: what is handed to a
+    /// decoder in another process (the SVG worker decodes a config's images).
+    public static func readFile(_ path: String) throws(RasterError) -> [UInt8] {
+        try ImageFile.bytes(path, limit: maximumFileBytes, kind: "a PNG image", sizeCall: "PNG(\(path))") { .png(call: $0, message: $1) }
+    }
+
+    /// The size a PNG file's signature and IHDR chunk give, read by this code and not libpng (so
+    /// that no PNG a config names is parsed by C code in the kiosk's process), checked against the
+    /// decoding bounds. `name` names the file in errors.
+    public static func header(of bytes: [UInt8], name: String) throws(RasterError) -> Header {
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard bytes.count >= 8, bytes[0..<8].elementsEqual(signature) else {
+            throw .png(call: "PNG(\(name))", message: "not a PNG file (no PNG signature)")
+        }
+        func be32(_ i: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(bytes[i + $1]) } }
+        guard bytes.count >= 33, be32(8) == 13, bytes[12..<16].elementsEqual(Array("IHDR".utf8)) else {
+            throw .png(call: "PNG(\(name))", message: "not a PNG file (its first chunk is not a whole IHDR header)")
+        }
+        let width = be32(16), height = be32(20)
+        guard width > 0, height > 0 else { throw .png(call: "PNG(\(name))", message: "image size \(width)x\(height) is empty") }
+        guard width <= maximumDimension, height <= maximumDimension, width * height <= maximumPixels else {
+            throw .imageTooLarge(name: name, width: width, height: height, limit: maximumDimension)
+        }
+        return Header(width: width, height: height)
+    }
 
     /// An image's size as its header (IHDR) gives it.
     public struct Header: Sendable, Equatable {

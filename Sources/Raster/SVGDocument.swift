@@ -111,29 +111,7 @@ public final class SVGDocument {
 
     /// The file's bytes, refused above `maximumBytes` before reading them.
     public static func readFile(_ path: String) throws(RasterError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .svg(call: "open(\(path))", message: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .svg(call: "fstat(\(path))", message: String(cString: strerror(errno))) }
-        guard Int(info.st_size) <= maximumBytes else {
-            throw .svg(call: "SVGDocument(\(path))", message: "\(info.st_size) bytes is more than the \(maximumBytes) an SVG icon may have")
-        }
-        var bytes = [UInt8](repeating: 0, count: maximumBytes + 1)
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .svg(call: "read(\(path))", message: String(cString: strerror(errno)))
-            }
-            if n == 0 { break }
-            count += n
-        }
-        guard count <= maximumBytes else {
-            throw .svg(call: "SVGDocument(\(path))", message: "more than the \(maximumBytes) bytes an SVG icon may have")
-        }
-        return Array(bytes[0..<count])
+        try ImageFile.bytes(path, limit: maximumBytes, kind: "an SVG icon", sizeCall: "SVGDocument(\(path))") { .svg(call: $0, message: $1) }
     }
 
     /// The first reference to something outside the document, as written, or nil: an `href` whose

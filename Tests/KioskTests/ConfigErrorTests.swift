@@ -57,7 +57,7 @@ import Testing
             #"references.toml:14:12: screens.main.items[1].command[0]: "kiosk-no-such-program-anywhere" is not found in PATH (/usr/bin:/bin); give an absolute path or install it"#,
             #"references.toml:19:12: screens.main.items[2].command[0]: "/usr/bin/nonexistent" does not exist"#,
             #"references.toml:24:12: screens.main.items[3].command[0]: "\#(dir)/not-executable.sh" is not executable"#,
-            #"references.toml:28:8: screens.main.items[4].icon: "\#(dir)/not-a-png.png" cannot be loaded as a PNG: png_image_begin_read_from_file(\#(dir)/not-a-png.png) failed: Not a PNG file"#,
+            #"references.toml:28:8: screens.main.items[4].icon: "\#(dir)/not-a-png.png" cannot be loaded as a PNG: PNG(\#(dir)/not-a-png.png) failed: not a PNG file (no PNG signature)"#,
             #"references.toml:38:9: screens.settings.sections[0].items[0].label: empty: every item needs a label"#,
             #"references.toml:43:9: screens.orphan.slots: 100 is out of range 1...64"#,
         ])
@@ -67,7 +67,7 @@ import Testing
         let dir = ConfigPaths.fixtures
         expectProblems(check("missing-font.toml"), [
             #"missing-font.toml:2:8: theme.font: "\#(dir)/fonts/missing.ttf" does not exist"#,
-            #"missing-font.toml:6:9: background.image: "\#(dir)/not-a-png.png" cannot be loaded as a PNG: png_image_begin_read_from_file(\#(dir)/not-a-png.png) failed: Not a PNG file"#,
+            #"missing-font.toml:6:9: background.image: "\#(dir)/not-a-png.png" cannot be loaded as a PNG: PNG(\#(dir)/not-a-png.png) failed: not a PNG file (no PNG signature)"#,
             #"missing-font.toml:10:11: screens.main.columns: 9 is out of range 1...8"#,
         ])
     }

@@ -32,14 +32,16 @@ import Testing
     /// Every request and reply survives its frame, and a header announcing more than any render
     /// is refused before a byte of it is read.
     @Test func framesRoundTrip() {
-        let requests: [SVGWorkerMessage.Request] = [.load(id: 7, name: "ä.svg", data: Array("<svg/>".utf8)), .render(id: 7, side: 2048)]
+        let requests: [SVGWorkerMessage.Request] = [.load(id: 7, name: "ä.svg", data: Array("<svg/>".utf8)), .render(id: 7, side: 2048),
+                                                    .decodePNG(name: "ö.png", data: [0x89, 0x50])]
         for request in requests {
             let bytes = SVGWorkerMessage.encode(request)
             let header = SVGWorkerMessage.decodeHeader(Array(bytes[..<SVGWorkerMessage.headerSize]))
             #expect(header.flatMap { SVGWorkerMessage.decodeRequest($0, payload: Array(bytes[SVGWorkerMessage.headerSize...])) } == request)
         }
         let replies: [SVGWorkerMessage.Reply] = [.loaded(width: 48, height: 24, cpuSeconds: 0.25), .loaded(width: nil, height: nil, cpuSeconds: 0),
-                                                 .rendered(side: 2, pixels: Array(0..<16), cpuSeconds: 1.5), .refused("no", cpuSeconds: 3)]
+                                                 .rendered(side: 2, pixels: Array(0..<16), cpuSeconds: 1.5), .refused("no", cpuSeconds: 3),
+                                                 .decoded(width: 2, height: 1, pixels: Array(0..<8), cpuSeconds: 0.5)]
         for reply in replies {
             let bytes = SVGWorkerMessage.encode(reply)
             let header = SVGWorkerMessage.decodeHeader(Array(bytes[..<SVGWorkerMessage.headerSize]))
@@ -123,4 +125,39 @@ import Testing
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
+
+    static let pngFixtures = ConfigPaths.repository + "/Tests/RasterTests/Fixtures"
+
+    /// PNGs are decoded in the worker (libpng parses no file a config names in the kiosk's
+    /// process): every colour type comes back as libpng in this process decodes it, pixel for pixel.
+    @Test func theWorkersPNGDecodeEqualsAnInProcessOne() throws {
+        let worker = SVGRenderer()
+        for name in ["rgba", "rgb16", "grey-alpha", "grey", "rgb-interlaced", "palette"] {
+            let path = "\(Self.pngFixtures)/\(name).png"
+            let decoded = try worker.decodePNG(try PNGCodec.readFile(path), name: path).get()
+            let expected = try PNGCodec.read(path: path)
+            #expect(decoded.width == expected.width && decoded.height == expected.height, "\(name)")
+            var same = true
+            for y in 0..<expected.height { for x in 0..<expected.width where decoded[x, y] != expected[x, y] { same = false } }
+            #expect(same, "\(name): the worker's pixels differ from an in-process decode")
+        }
+        #expect(worker.workersEnded == 0)
+    }
+
+    /// A PNG whose pixel data is damaged or cut short is refused by the worker with libpng's
+    /// reason, and the same worker decodes the next one.
+    @Test func aDamagedPNGIsRefusedAndTheNextDecodes() throws {
+        let worker = SVGRenderer()
+        var damaged = try PNGCodec.readFile("\(Self.pngFixtures)/rgba.png")
+        for i in 45..<(damaged.count - 12) { damaged[i] ^= 0xA5 }
+        for bytes in [damaged, try PNGCodec.readFile("\(Self.pngFixtures)/truncated.png")] {
+            guard case .failure(let error) = worker.decodePNG(bytes, name: "bad.png") else {
+                Issue.record("a damaged PNG was decoded")
+                continue
+            }
+            #expect(error.description.contains("decoding bad.png failed: png_image"), "\(error)")
+        }
+        #expect(throws: Never.self) { try worker.decodePNG(try PNGCodec.readFile("\(Self.pngFixtures)/palette.png"), name: "palette.png").get() }
+    }
 }
+

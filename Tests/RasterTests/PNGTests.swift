@@ -113,4 +113,26 @@ import Testing
         for i in 45..<(n - 12) { bytes[i] ^= 0xA5 }
         #expect(throws: RasterError.self) { try PNGCodec.decode(bytes) }
     }
+
+    /// The header read without libpng gives libpng's size for every colour type, and refuses what
+    /// is not a PNG or is too large to decode before any pixel is.
+    @Test func theHeaderReadWithoutLibpngAgreesWithLibpng() throws {
+        for name in ["rgba", "rgb16", "grey-alpha", "grey", "rgb-interlaced", "palette"] {
+            let path = "\(fixtureDirectory)/\(name).png"
+            let bytes = try PNGCodec.readFile(path)
+            #expect(try PNGCodec.header(of: bytes, name: path) == PNGCodec.header(path: path), "\(name)")
+        }
+        var bytes = try PNGCodec.readFile("\(fixtureDirectory)/rgba.png")
+        #expect(throws: RasterError.self) { try PNGCodec.header(of: Array(bytes[..<20]), name: "short") }
+        #expect(throws: RasterError.self) { try PNGCodec.header(of: Array("not a png at all, not at all".utf8), name: "text") }
+        var renamed = bytes
+        renamed[12] = UInt8(ascii: "i")  // the first chunk is not IHDR
+        #expect(throws: RasterError.self) { try PNGCodec.header(of: renamed, name: "renamed") }
+        // 12000 x 12000: refused by its size, as libpng's header would be.
+        for (i, v) in [0, 0, 0x2E, 0xE0, 0, 0, 0x2E, 0xE0].enumerated() { bytes[16 + i] = UInt8(v) }
+        #expect(throws: RasterError.imageTooLarge(name: "huge", width: 12000, height: 12000, limit: PNGCodec.maximumDimension)) {
+            try PNGCodec.header(of: bytes, name: "huge")
+        }
+    }
 }
+

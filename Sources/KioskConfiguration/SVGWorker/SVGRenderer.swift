@@ -4,7 +4,7 @@ import Raster
 
 /// The kiosk's side of its SVG worker: the documents of one config load, parsed and rendered by
 /// `kiosk svg-worker` (`SVGWorkerServer`) in a process of its own, so that librsvg never runs in
-/// the kiosk's. A worker that crashes, runs out of its memory or CPU time, or does not answer in
+/// the kiosk's; the worker decodes the config's PNG images too (`decodePNG`). A worker that crashes, runs out of its memory or CPU time, or does not answer in
 /// time is ended; the document it was working on is given up (every later render of it is nil,
 /// never retried: an SVG that crashes the renderer once would again), and the next request
 /// starts a new worker, which parses the other documents again from the bytes kept here.
@@ -101,6 +101,30 @@ public final class SVGRenderer {
             return give(up: id, because: "the SVG renderer answered out of turn")
         case .failure(let failure):
             return give(up: id, because: failure.description)
+        }
+    }
+
+    /// `data` (a PNG file's bytes, at most `PNGCodec.maximumFileBytes`) decoded in the
+    /// worker within `PNGCodec`'s limits; `name` for messages. A worker that crashes or times out
+    /// on it is ended, and the next request starts another.
+    public func decodePNG(_ data: [UInt8], name: String) -> Result<PixelBuffer, RasterError> {
+        guard data.count <= PNGCodec.maximumFileBytes else {
+            return .failure(.png(call: "PNG(\(name))", message: "\(data.count) bytes is more than the \(PNGCodec.maximumFileBytes) a PNG image may have"))
+        }
+        let outcome = runningWorker(loading: nil).flatMap { worker in send(.decodePNG(name: name, data: data), to: worker) }
+        switch outcome {
+        case .success(.decoded(let width, let height, let pixels, _)):
+            guard let image = SVGWorkerMessage.image(width: Int(width), height: Int(height), bytes: pixels) else {
+                return .failure(.png(call: "PNG(\(name))", message: "the image worker answered with a broken image"))
+            }
+            return .success(image)
+        case .success(.refused(let message, _)):
+            return .failure(.png(call: "decoding \(name)", message: message))
+        case .success:
+            retire()
+            return .failure(.png(call: "PNG(\(name))", message: "the image worker answered out of turn"))
+        case .failure(let failure):
+            return .failure(.png(call: "decoding \(name)", message: failure.description))
         }
     }
 

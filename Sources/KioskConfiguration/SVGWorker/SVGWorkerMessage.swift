@@ -1,18 +1,23 @@
 import Raster
 
-/// What the kiosk and its SVG worker (`kiosk svg-worker`) say to each other over two pipes: one
+/// What the kiosk and its SVG worker (`kiosk svg-worker`, which decodes the config's PNG images
+/// too) say to each other over a socket pair: one
 /// request, then its reply, each a frame of a fixed header and a payload whose length the header
 /// gives. Little-endian numbers; pixels in the machine's own order (both ends are the same binary).
 enum SVGWorkerMessage {
-    /// Longest payload either side accepts: a render at the largest side (`SVGDocument.maximumDimension`
-    /// squared, 4 bytes a pixel), or an SVG file. A header announcing more is a broken peer.
-    static let maximumPayload = SVGDocument.maximumDimension * SVGDocument.maximumDimension * 4
+    /// Longest payload either side accepts: a render or a decoded PNG at the largest size
+    /// (`SVGDocument.maximumDimension` = `PNGCodec.maximumDimension` squared, 4 bytes a pixel), an
+    /// SVG file, or a PNG file (`PNGCodec.maximumFileBytes`) and its name. A header announcing
+    /// more is a broken peer.
+    static let maximumPayload = max(SVGDocument.maximumDimension * SVGDocument.maximumDimension * 4, PNGCodec.maximumFileBytes + 1024)
 
     enum Request: Equatable {
         /// Parse `data` as document `id` (`name` for its messages).
         case load(id: UInt32, name: String, data: [UInt8])
         /// Render document `id` fitted into `side` x `side`.
         case render(id: UInt32, side: UInt32)
+        /// Decode `data` as a PNG image (`name` for its messages).
+        case decodePNG(name: String, data: [UInt8])
     }
 
     enum Reply: Equatable {
@@ -20,7 +25,9 @@ enum SVGWorkerMessage {
         case loaded(width: Double?, height: Double?, cpuSeconds: Double)
         /// A render: `side` x `side` premultiplied ARGB pixels, row after row.
         case rendered(side: UInt32, pixels: [UInt8], cpuSeconds: Double)
-        /// librsvg refused: its message.
+        /// A decoded PNG: `width` x `height` premultiplied ARGB pixels, row after row.
+        case decoded(width: UInt32, height: UInt32, pixels: [UInt8], cpuSeconds: Double)
+        /// librsvg (or libpng) refused: its message.
         case refused(String, cpuSeconds: Double)
     }
 
@@ -58,8 +65,10 @@ enum SVGWorkerMessage {
     }
 
     // Kinds. Requests: 1 load (a = id, b = the name's length; payload: name then data), 2 render
-    // (a = id, b = side). Replies: 10 loaded (a = 1 when sized, b and c = width and height as
-    // Float32 bits), 11 rendered (a = side; payload: pixels), 12 refused (payload: message).
+    // (a = id, b = side), 3 decode a PNG (b = the name's length; payload: name then data).
+    // Replies: 10 loaded (a = 1 when sized, b and c = width and height as Float32 bits), 11
+    // rendered (a = side; payload: pixels), 12 refused (payload: message), 13 decoded (a = width,
+    // b = height; payload: pixels).
 
     static func encode(_ request: Request) -> [UInt8] {
         switch request {
@@ -69,6 +78,10 @@ enum SVGWorkerMessage {
                           payload: nameBytes + data)
         case let .render(id, side):
             return encode(Header(kind: 2, a: id, b: side, c: 0, seconds: 0, length: 0), payload: [])
+        case let .decodePNG(name, data):
+            let nameBytes = Array(name.utf8.prefix(1024))
+            return encode(Header(kind: 3, a: 0, b: UInt32(nameBytes.count), c: 0, seconds: 0, length: UInt32(nameBytes.count + data.count)),
+                          payload: nameBytes + data)
         }
     }
 
@@ -80,6 +93,10 @@ enum SVGWorkerMessage {
             return .load(id: header.a, name: name, data: Array(payload[Int(header.b)...]))
         case 2:
             return .render(id: header.a, side: header.b)
+        case 3:
+            guard Int(header.b) <= payload.count else { return nil }
+            let name = String(decoding: payload[..<Int(header.b)], as: UTF8.self)
+            return .decodePNG(name: name, data: Array(payload[Int(header.b)...]))
         default:
             return nil
         }
@@ -93,6 +110,8 @@ enum SVGWorkerMessage {
                                  seconds: cpu, length: 0), payload: [])
         case let .rendered(side, pixels, cpu):
             return encode(Header(kind: 11, a: side, b: 0, c: 0, seconds: cpu, length: UInt32(pixels.count)), payload: pixels)
+        case let .decoded(width, height, pixels, cpu):
+            return encode(Header(kind: 13, a: width, b: height, c: 0, seconds: cpu, length: UInt32(pixels.count)), payload: pixels)
         case let .refused(message, cpu):
             let text = Array(message.utf8.prefix(4096))
             return encode(Header(kind: 12, a: 0, b: 0, c: 0, seconds: cpu, length: UInt32(text.count)), payload: text)
@@ -110,6 +129,9 @@ enum SVGWorkerMessage {
             return .rendered(side: header.a, pixels: payload, cpuSeconds: header.seconds)
         case 12:
             return .refused(String(decoding: payload, as: UTF8.self), cpuSeconds: header.seconds)
+        case 13:
+            guard payload.count == Int(header.a) * Int(header.b) * 4 else { return nil }
+            return .decoded(width: header.a, height: header.b, pixels: payload, cpuSeconds: header.seconds)
         default:
             return nil
         }
@@ -127,12 +149,16 @@ enum SVGWorkerMessage {
     }
 
     /// `bytes` (a `side` x `side` render) as a premultiplied ARGB buffer.
-    static func image(side: Int, bytes: [UInt8]) -> PixelBuffer? {
-        guard side > 0, bytes.count == side * side * 4,
-              let image = try? PixelBuffer(width: side, height: side, format: .argb8888Premultiplied) else { return nil }
+    static func image(side: Int, bytes: [UInt8]) -> PixelBuffer? { image(width: side, height: side, bytes: bytes) }
+
+    /// `bytes` (`width` x `height` pixels, row after row) as a premultiplied ARGB buffer.
+    static func image(width: Int, height: Int, bytes: [UInt8]) -> PixelBuffer? {
+        guard width > 0, height > 0, bytes.count == width * height * 4,
+              let image = try? PixelBuffer(width: width, height: height, format: .argb8888Premultiplied) else { return nil }
+        let rowBytes = width * 4
         bytes.withUnsafeBytes { source in
             _ = image.withRows { (y, row) -> Void? in
-                UnsafeMutableRawBufferPointer(row).copyMemory(from: UnsafeRawBufferPointer(rebasing: source[(y * side * 4)..<((y + 1) * side * 4)]))
+                UnsafeMutableRawBufferPointer(row).copyMemory(from: UnsafeRawBufferPointer(rebasing: source[(y * rowBytes)..<((y + 1) * rowBytes)]))
                 return nil
             }
         }

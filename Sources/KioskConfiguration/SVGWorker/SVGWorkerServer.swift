@@ -5,7 +5,8 @@ import Raster
 
 /// The worker's side (`kiosk svg-worker`): librsvg runs here, never in the kiosk's own process,
 /// so that an SVG which makes it panic, loop or allocate without end takes this process down,
-/// not the menu (`SVGRenderer` is the kiosk's side). Requests come on standard input, replies go
+/// not the menu (`SVGRenderer` is the kiosk's side). The config's PNG images are decoded here
+/// too: libpng parses no file a config names in the kiosk's process. Requests come on standard input, replies go
 /// to standard output, one at a time, until standard input ends.
 public enum SVGWorkerServer {
     /// Most memory the worker may map for data (RLIMIT_DATA): a render at the largest side is
@@ -47,6 +48,14 @@ public enum SVGWorkerServer {
                     }
                 } else {
                     reply = .refused("no document \(id)", cpuSeconds: 0)
+                }
+            case let .decodePNG(_, data):
+                do {
+                    let image = try PNGCodec.decode(data)
+                    reply = .decoded(width: UInt32(image.width), height: UInt32(image.height), pixels: SVGWorkerMessage.bytes(of: image),
+                                     cpuSeconds: processCPUSeconds() - start)
+                } catch {
+                    reply = .refused("\(error)", cpuSeconds: processCPUSeconds() - start)
                 }
             }
             _ = kiosk_cpu_alarm(0)
