@@ -1,4 +1,4 @@
-// Linux interfaces Glibc's Swift module leaves out: epoll, signalfd, timerfd, eventfd, inotify, VT, evdev, malloc_trim, pipe2, prctl, rlimits,
+// Linux interfaces Glibc's Swift module leaves out: epoll, signalfd, timerfd, eventfd, inotify, VT, evdev, malloc_trim, pipe2, prctl, rlimits, Landlock,
 // posix_spawn's closefrom.
 #pragma once
 #include <sys/epoll.h>
@@ -40,4 +40,45 @@ static const int kiosk_RLIMIT_CORE = RLIMIT_CORE;
 static inline int kiosk_cpu_alarm(long long microseconds) {
     struct itimerval value = { .it_interval = { 0, 0 }, .it_value = { microseconds / 1000000, microseconds % 1000000 } };
     return setitimer(ITIMER_PROF, &value, 0);
+}
+
+// Landlock (Linux 5.13+), which the C library does not wrap: the three system calls, with the
+// kernel's structures declared here (the syscall numbers are the same on x86_64 and aarch64).
+#include <stdint.h>
+#include <sys/syscall.h>
+#ifndef __NR_landlock_create_ruleset
+#define __NR_landlock_create_ruleset 444
+#define __NR_landlock_add_rule 445
+#define __NR_landlock_restrict_self 446
+#endif
+// O_PATH is defined only under _GNU_SOURCE.
+#include <fcntl.h>
+#ifdef O_PATH
+static const int kiosk_O_PATH = O_PATH;
+#else
+static const int kiosk_O_PATH = 010000000;
+#endif
+struct kiosk_landlock_ruleset_attr { uint64_t handled_access_fs; };
+struct kiosk_landlock_path_beneath_attr { uint64_t allowed_access; int32_t parent_fd; } __attribute__((packed));
+// The kernel's Landlock ABI version (1, 2, ...), or -1 with errno (ENOSYS, EOPNOTSUPP: none).
+static inline int kiosk_landlock_abi(void) {
+    return (int)syscall(__NR_landlock_create_ruleset, (void *)0, (size_t)0, (uint32_t)1 /* LANDLOCK_CREATE_RULESET_VERSION */);
+}
+static inline int kiosk_landlock_create_ruleset(uint64_t handled) {
+    // O_PATH is defined only under _GNU_SOURCE.
+#include <fcntl.h>
+#ifdef O_PATH
+static const int kiosk_O_PATH = O_PATH;
+#else
+static const int kiosk_O_PATH = 010000000;
+#endif
+struct kiosk_landlock_ruleset_attr attr = { handled };
+    return (int)syscall(__NR_landlock_create_ruleset, &attr, sizeof attr, (uint32_t)0);
+}
+static inline int kiosk_landlock_allow_beneath(int ruleset, int parent, uint64_t access) {
+    struct kiosk_landlock_path_beneath_attr attr = { access, parent };
+    return (int)syscall(__NR_landlock_add_rule, ruleset, 1 /* LANDLOCK_RULE_PATH_BENEATH */, &attr, (uint32_t)0);
+}
+static inline int kiosk_landlock_restrict_self(int ruleset) {
+    return (int)syscall(__NR_landlock_restrict_self, ruleset, (uint32_t)0);
 }

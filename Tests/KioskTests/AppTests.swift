@@ -23,8 +23,13 @@ import Testing
         init() {
             var template = Array("/tmp/kiosk-app-test-XXXXXX".utf8CString)
             dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-            // Records its arguments, one per line, in record-<first argument>.txt beside itself.
-            write(recorder, "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$(dirname \"$0\")/record-$1.txt\"\n", mode: 0o755)
+            // The status and metrics in a folder of their own, as on a device (/run/kiosk): the
+            // programs the menu runs cannot write there, nor make anything new directly in its
+            // parent (`WriteConfinement`), so the recorder writes into a folder of its own.
+            mkdir(dir + "/run", 0o755)
+            mkdir(dir + "/records", 0o755)
+            // Records its arguments, one per line, in records/record-<first argument>.txt.
+            write(recorder, "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$(dirname \"$0\")/records/record-$1.txt\"\n", mode: 0o755)
             write(dir + "/broken", "#!/nonexistent/interpreter\n", mode: 0o755)
             write(config, Self.config(dir: dir))
         }
@@ -43,15 +48,15 @@ import Testing
         }
 
         func record(_ name: String) -> [String]? {
-            (try? String(contentsOfFile: "\(dir)/record-\(name).txt", encoding: .utf8))?.split(separator: "\n").map(String.init)
+            (try? String(contentsOfFile: "\(dir)/records/record-\(name).txt", encoding: .utf8))?.split(separator: "\n").map(String.init)
         }
 
         static func config(dir: String, mainTitle: String = "Home", extraItem: String = "") -> String {
             """
             home = "main"
             idle_timeout = 30
-            status_file = "\(dir)/status.json"
-            metrics_file = "\(dir)/kiosk.prom"
+            status_file = "\(dir)/run/status.json"
+            metrics_file = "\(dir)/run/kiosk.prom"
 
             [background]
             pattern = "circles"
@@ -212,7 +217,7 @@ import Testing
         #expect(!output.isHandedOver, "a background program took the display")
 
         // The metrics file follows, at most a second behind (the loop's timer writes what changed).
-        let metricsPath = sandbox.dir + "/kiosk.prom"
+        let metricsPath = sandbox.dir + "/run/kiosk.prom"
         func metrics() -> String { (try? String(contentsOfFile: metricsPath, encoding: .utf8)) ?? "" }
         try Self.turn(runtime) { metrics().contains(#"kiosk_actions_total{action="spawn",result="ok"} 1"#) }
         let text = metrics()
@@ -388,7 +393,7 @@ import Testing
         var now = 0.0
         app.handle(.command(.select, count: 1), now: now)
         Self.run(app, frame, from: &now, seconds: 1)
-        let path = sandbox.dir + "/status.json"
+        let path = sandbox.dir + "/run/status.json"
         var doc = KioskStatus(pid: 42, config: app.configStatus(path: nil), menu: app.menuStatus, lock: app.lockStatus)
         doc.menu.banner = "quote \" backslash \\ newline \n tab \t control \u{1} delete \u{7F} é"
         try writeFileAtomically(path, doc.json)

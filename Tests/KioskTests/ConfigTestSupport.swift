@@ -27,8 +27,14 @@ final class ScratchDirectory {
     }
 
     deinit {
-        // Only what the tests create: plain files, one level deep.
-        for name in (try? Directory.names(in: path)) ?? [] { unlink(path + "/" + name) }
+        // Only what the tests create: plain files, and folders of plain files.
+        for name in (try? Directory.names(in: path)) ?? [] {
+            let entry = path + "/" + name
+            if unlink(entry) != 0 {
+                for inner in (try? Directory.names(in: entry)) ?? [] { unlink(entry + "/" + inner) }
+                rmdir(entry)
+            }
+        }
         rmdir(path)
     }
 

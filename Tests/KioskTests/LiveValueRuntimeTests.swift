@@ -17,13 +17,16 @@ import Testing
 
         init(items: String) throws {
             let dir = scratch.path
+            // The status in a folder of its own, as on a device (/run/kiosk): launched programs
+            // cannot write the status file's folder, and the switch writes beside it.
+            mkdir(dir + "/run", 0o755)
             scratch.write("temp", "21.5\n")
             scratch.write("lights", "0\n")
             scratch.write("switch.sh", "#!/bin/sh\necho \"$1\" > \(dir)/lights\n[ \"$1\" = 1 ]\n", mode: 0o755)
             scratch.write("gone.sh", "#!/bin/sh\necho 1\n", mode: 0o755)
             let path = scratch.write("kiosk.toml", """
                 home = "main"
-                status_file = "\(dir)/status.json"
+                status_file = "\(dir)/run/status.json"
 
                 [screens.main]
                 style = "list"
@@ -70,7 +73,7 @@ import Testing
         try r.turn { r.label(0) == "cmd 22.2 °C" && r.label(1) == "file 22.25" }
         #expect(r.label(0) == "cmd 22.2 °C" && r.label(1) == "file 22.25")
         #expect(r.health("cmd")?.state == .ok && r.health("file")?.state == .ok)
-        let status = String(decoding: readBytes(r.scratch.path + "/status.json"), as: UTF8.self)
+        let status = String(decoding: readBytes(r.scratch.path + "/run/status.json"), as: UTF8.self)
         #expect(status.contains(#""values": [{"id": "cmd", "state": "ok", "why": null, "age": "#), "\(status)")
     }
 

@@ -26,7 +26,8 @@ extension Runtime {
         try launch(configPath: options.configPath, lockStore: PinLockStore(directory: options.stateDirectory)) { config in
             try DisplaySession(request: config.display.request, rotation: config.display.rotation, terminalPath: options.terminal)
         } options: { config in
-            Options(seat: config.input.seat, controlBus: .system)
+            Options(seat: config.input.seat, controlBus: .system,
+                    keptFromChildren: [options.stateDirectory, WriteConfinement.folder(of: options.configPath)])
         }
     }
 

@@ -19,10 +19,40 @@ final class ChildProcesses {
     private var probes: Set<pid_t> = []
     /// Probes reaped and not yet taken: how each ended (the exit status; nil: killed).
     private var probesEnded: [pid_t: (result: String, code: Int32?)] = [:]
+    /// Where every program is started from once `keepOut(of:)` named the kiosk's folders; nil:
+    /// the caller's thread, unconfined.
+    private var launcher: ConfinedLauncher?
+
+    /// Programs started from now on cannot change anything beneath `folders` (the kiosk's state,
+    /// config and status: `WriteConfinement`). Called again when they change (a reload); the
+    /// same folders change nothing. Says in the log when the kernel cannot confine.
+    func keepOut(of folders: [String]) {
+        let confinement = WriteConfinement(keeping: folders)
+        guard launcher?.confinement != confinement else { return }
+        do {
+            let made = try ConfinedLauncher(keeping: confinement)
+            if case .failure(let error) = made.confined {
+                Log.warning("launched programs can write the kiosk's own folders (\(confinement.keptFolders.joined(separator: ", "))): "
+                            + "this kernel cannot confine them (\(error); Landlock needs Linux 5.13 with landlock in its lsm= list)")
+            }
+            launcher = made
+        } catch {
+            Log.error("cannot start the launcher thread that keeps programs out of the kiosk's folders: \(error); they start unconfined")
+            launcher = nil
+        }
+    }
+
+    /// `ProcessLauncher.start` on the confined launcher's thread (or this one, without).
+    private func launch(_ command: Command, output: Int32? = nil, errors: Int32? = nil, ownGroup: Bool) throws(SystemError) -> pid_t {
+        guard let launcher else { return try ProcessLauncher.start(command, output: output, errors: errors, ownGroup: ownGroup) }
+        return try launcher.run { () throws(SystemError) -> pid_t in
+            try ProcessLauncher.start(command, output: output, errors: errors, ownGroup: ownGroup)
+        }
+    }
 
     /// Starts a probe, its standard output to `output` and its standard error to `errors` (nil: the kiosk's).
     func startProbe(_ command: Command, output: Int32?, errors: Int32? = nil) throws(SystemError) -> pid_t {
-        let pid = try ProcessLauncher.start(command, output: output, errors: errors, ownGroup: true)
+        let pid = try launch(command, output: output, errors: errors, ownGroup: true)
         probes.insert(pid)
         return pid
     }
@@ -54,7 +84,7 @@ final class ChildProcesses {
         guard let command = Self.command(for: effect) else { throw SystemError("start \(effect.kind)", errno: EINVAL) }
         let isExec: Bool
         if case .exec = effect { isExec = true } else { isExec = false }
-        let pid = try ProcessLauncher.start(command, ownGroup: !isExec)
+        let pid = try launch(command, ownGroup: !isExec)
         if isExec { displayOwner = (pid, effect) } else { background[pid] = effect }
         return pid
     }

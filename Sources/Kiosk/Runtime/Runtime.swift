@@ -42,10 +42,16 @@ public final class Runtime {
         /// The time the pass, the panel's power and the control API go by (tests: a clock they
         /// move by hand, so that a starved run cannot reach an idle time early).
         public var clock: @Sendable () -> Double
+        /// Folders the programs the menu launches may not change (`kiosk run`: the PIN lockout's
+        /// state folder and the config's); the folders of the status, metrics and screenshot
+        /// files are kept from them too (`ChildProcesses.keepOut`).
+        public var keptFromChildren: [String]
         public init(exitAfterShownFrames: Int? = nil, seat: String? = nil, runsHandoverActions: Bool = true, statusFile: String? = nil,
                     backlightClassDirectory: String = Backlight.classDirectory, backlightFiles: BacklightFiles = .system,
-                    controlBus: ControlBus = .none, clock: @escaping @Sendable () -> Double = MonotonicClock.now) {
+                    controlBus: ControlBus = .none, clock: @escaping @Sendable () -> Double = MonotonicClock.now,
+                    keptFromChildren: [String] = []) {
             self.controlBus = controlBus
+            self.keptFromChildren = keptFromChildren
             self.clock = clock
             self.exitAfterShownFrames = exitAfterShownFrames
             self.seat = seat
@@ -187,6 +193,7 @@ public final class Runtime {
         input.panelIsOff = { [unowned self] in self.power.isOff }
         input.activity = { [unowned self] event, _ in self.inputActivity(event) }
         try loop.watch(signals.descriptor.rawValue) { [unowned self] in self.signalsArrived() }
+        keepChildrenOut()
         app.iconArrivals = iconArrivals
         try loop.watch(iconArrivals.descriptor.rawValue) { [unowned self] in
             self.iconArrivals.acknowledge()
@@ -411,11 +418,18 @@ public final class Runtime {
     /// A config was applied: input and panel power take their part (the files follow at the pass's end).
     private func configure(_ new: RuntimeSettings, now: Double) {
         settings = new
+        keepChildrenOut()
         input.configure(new.input)
         power.configure(new.power, now: now)
         speech.configure(new.speech)
         // `[control] dbus` turned on or off by a reload.
         dbus?.enable(app.config.control.dbus, now: now)
+    }
+
+    /// The kiosk's own folders, which no program it launches may change.
+    private func keepChildrenOut() {
+        let files = [options.statusFile ?? settings.statusFile, settings.metricsFile, settings.screenshotFile].compactMap { $0 }
+        children.keepOut(of: options.keptFromChildren + files.map(WriteConfinement.folder(of:)))
     }
 
     /// The metrics as their owners have them now.

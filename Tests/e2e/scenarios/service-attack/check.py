@@ -21,9 +21,16 @@ def check(r):
     for name in ("bus-toggle", "bus-press", "ctl-press"):
         said = r.text(f"{name}.txt")
         r.expect("PIN" in said and not said.rstrip().endswith("exit 0"), f"{name} was not refused: {said}")
-    files = r.text("run-kiosk-files.txt").split()
+    files = r.text("marker-files.txt").split()
     ran = [f for f in ("heater-switched", "reset-ran") if f in files]
     r.expect(not ran, f"what is behind the PIN ran: {ran}")
+
+    # What the menu launches cannot write the kiosk's own folders (Landlock): each write was
+    # refused, and no file there holds what it wrote.
+    tries = [l.split() for l in r.lines("tamper-rc.txt")]
+    r.expect(len(tries) >= 3 and all(len(t) == 2 and t[1] != "0" for t in tries),
+             f"a launched program wrote the kiosk's state or status: {tries}")
+    r.expect(r.text("tampered.txt").strip() == "", f"files the launched program wrote: {r.text('tampered.txt')}")
 
     # Children: a round of probes at most, never an accumulation; none after the stop.
     running = [int(x) for x in r.lines("sleeps-running.txt")]

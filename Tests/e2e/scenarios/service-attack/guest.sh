@@ -89,7 +89,10 @@ kiosk status > kiosk-status.txt 2>&1; echo "exit $?" >> kiosk-status.txt
 kiosk check-config /etc/kiosk/kiosk.toml > check-secret.txt 2>&1; echo "exit $?" >> check-secret.txt
 shot after-secret
 
-ls /run/kiosk > run-kiosk-files.txt
+e2e_wait_for 30 test -s /dev/shm/tamper-rc || e2e_log "the tampering value command did not run"
+cp /dev/shm/tamper-rc tamper-rc.txt 2>/dev/null
+grep -ls tampered /var/lib/kiosk/* /run/kiosk/* > tampered.txt 2>/dev/null || true
+ls /dev/shm > marker-files.txt
 systemctl show -p NRestarts --value kiosk.service > restarts.txt
 main_pid > pid-end.txt
 timeout 30 systemctl stop kiosk.service

@@ -35,7 +35,7 @@ def check(r):
                         ("root-behind", "reached only through screen \"service\"")):
         r.expect(words in said(name) and not said(name).rstrip().endswith("exit 0"), f"{name} was not refused: {said(name)}")
     r.expect(said("gardener-locked-set").rstrip().endswith("exit 0"), f"api_when_locked: {said('gardener-locked-set')}")
-    files = r.text("run-kiosk-files.txt").split()
+    files = r.text("marker-files.txt").split()
     r.expect(said("gardener-press").rstrip().endswith("exit 0") and "visit-logged" in files,
              f"Press of an open item: {said('gardener-press')}, files {files}")
     ran = [f for f in ("pump-switched", "flush-ran") if f in files]

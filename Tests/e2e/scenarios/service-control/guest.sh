@@ -83,6 +83,6 @@ for i in $(seq 10); do
     busctl call $B SetValue ss soil "$((40 + i))" > /dev/null
     sleep 1
 done
-ls /run/kiosk > run-kiosk-files.txt
+ls /dev/shm > marker-files.txt
 timeout 30 systemctl stop kiosk.service
 JOURNAL_NAME=journal-kiosk service_journal -u kiosk.service

@@ -83,7 +83,7 @@ pulse ctrl-alt-f2
 # An exec program holds the display (the first item): the keyboard is still off the console,
 # and Ctrl+Alt+F2 still switches nothing.
 ui key kb KEY_ENTER
-e2e_wait_for 30 test -e /run/kiosk/handover || e2e_log "the exec program did not start"
+e2e_wait_for 30 test -e /dev/shm/handover || e2e_log "the exec program did not start"
 echo "$(kbmode)" > kbmode-handover.txt
 ui keydown kb KEY_LEFTCTRL KEY_LEFTALT
 ui key kb KEY_F2
