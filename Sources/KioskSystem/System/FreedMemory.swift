@@ -7,8 +7,12 @@ package enum FreedMemory {
     /// large block (a frame, a screen's chrome) raises it, later blocks of that size come from
     /// the heap, and the heap's top is not given back: a step of megabytes at a moment that
     /// depends on timing (the display-power scenario saw 2.8–4 MB after a dozen wakes). Called once, at start.
+    /// Also keeps every thread on the main heap (one arena). A thread that allocates gets an
+    /// arena of its own otherwise, whose freed pages the trims do not all give back: the icon
+    /// render thread of each config load left service-soak 1.5 MB higher after its input cycles.
     package static func keepLargeBlocksMapped() {
         _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024)
+        _ = mallopt(M_ARENA_MAX, 1)
     }
 
     /// Hands memory that the process freed back to the system. Called after bursts of frees (a
