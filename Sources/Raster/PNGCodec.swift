@@ -30,21 +30,30 @@ public enum PNGCodec {
     /// that no PNG a config names is parsed by C code in the kiosk's process), checked against the
     /// decoding bounds. `name` names the file in errors.
     public static func header(of bytes: [UInt8], name: String) throws(RasterError) -> Header {
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        guard bytes.count >= 8, bytes[0..<8].elementsEqual(signature) else {
+        guard bytes.starts(with: signature) else {
             throw .png(call: "PNG(\(name))", message: "not a PNG file (no PNG signature)")
         }
-        func be32(_ i: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(bytes[i + $1]) } }
-        guard bytes.count >= 33, be32(8) == 13, bytes[12..<16].elementsEqual(Array("IHDR".utf8)) else {
+        guard bytes.count >= 33, bigEndian32(bytes, at: 8) == 13, let size = ihdrSize(bytes) else {
             throw .png(call: "PNG(\(name))", message: "not a PNG file (its first chunk is not a whole IHDR header)")
         }
-        let width = be32(16), height = be32(20)
+        let (width, height) = size
         guard width > 0, height > 0 else { throw .png(call: "PNG(\(name))", message: "image size \(width)x\(height) is empty") }
         guard width <= maximumDimension, height <= maximumDimension, width * height <= maximumPixels else {
             throw .imageTooLarge(name: name, width: width, height: height, limit: maximumDimension)
         }
         return Header(width: width, height: height)
     }
+
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// The width and height in the IHDR chunk that follows a PNG's signature, read without
+    /// libpng; nil when the bytes do not start so. Unchecked against any bound: the caller's.
+    static func ihdrSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        guard bytes.count >= 24, bytes.starts(with: signature), bytes[12..<16].elementsEqual(Array("IHDR".utf8)) else { return nil }
+        return (bigEndian32(bytes, at: 16), bigEndian32(bytes, at: 20))
+    }
+
+    private static func bigEndian32(_ bytes: [UInt8], at i: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(bytes[i + $1]) } }
 
     /// An image's size as its header (IHDR) gives it.
     public struct Header: Sendable, Equatable {

@@ -83,10 +83,8 @@ enum SVGEmbeddedImages {
     /// PNG (IHDR), GIF (logical screen) or JPEG (the first start-of-frame marker); nil for anything else.
     static func measure(_ bytes: [UInt8]) -> Measured? {
         func be16(_ i: Int) -> Int { Int(bytes[i]) << 8 | Int(bytes[i + 1]) }
-        func be32(_ i: Int) -> Int { be16(i) << 16 | be16(i + 2) }
-        if bytes.count >= 24, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
-           bytes[12..<16].elementsEqual(Array("IHDR".utf8)) {
-            return Measured(kind: "PNG", width: be32(16), height: be32(20))
+        if let size = PNGCodec.ihdrSize(bytes) {
+            return Measured(kind: "PNG", width: size.width, height: size.height)
         }
         if bytes.count >= 10, bytes.starts(with: Array("GIF8".utf8)) {
             return Measured(kind: "GIF", width: Int(bytes[6]) | Int(bytes[7]) << 8, height: Int(bytes[8]) | Int(bytes[9]) << 8)

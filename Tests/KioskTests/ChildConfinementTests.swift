@@ -37,15 +37,6 @@ import Testing
         #expect(WriteConfinement(keeping: []).allowed { Self.tree[$0] }.map(\.path) == ["/etc", "/run", "/tmp", "/var"])
     }
 
-    func waitUntil(_ done: () -> Bool) -> Bool {
-        let deadline = MonotonicClock.now() + Patience.seconds
-        while !done() {
-            if MonotonicClock.now() > deadline { return false }
-            usleep(10_000)
-        }
-        return true
-    }
-
     /// A probe started by `ChildProcesses` once it keeps a folder out: writing, truncating,
     /// creating, renaming into, removing and making a folder there are refused; the files there
     /// are as they were; writing beside it works.

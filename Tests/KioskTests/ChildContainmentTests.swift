@@ -27,14 +27,6 @@ import Testing
         return String(decoding: output, as: UTF8.self)
     }
 
-    func waitUntil(seconds: Double = Patience.seconds, _ done: () -> Bool) -> Bool {
-        for _ in 0..<Int(seconds * 100) {
-            if done() { return true }
-            usleep(10_000)
-        }
-        return done()
-    }
-
     /// Whether `pid` is gone or a zombie (killed, waiting for its new parent to reap it).
     func ended(_ pid: pid_t) -> Bool {
         guard let f = fopen("/proc/\(pid)/stat", "r") else { return true }

@@ -43,7 +43,7 @@ extension Runtime {
         // First of all: a signal that arrives during start-up must be queued, not kill us.
         let signals = try SignalSource(handledSignals)
         let systemd = try SystemdService()
-        FreedMemory.keepLargeBlocksMapped()
+        FreedMemory.pinAllocatorSettings()
         var startup = StartupTimeline()
         let service = try ConfigService(path: configPath)
         // Start-up loads in place: there is nothing on screen to keep answering yet.

@@ -13,7 +13,8 @@ import Synchronization
 ///
 /// The renderer (`SVGRenderer`, one worker process) has one user at a time: the caller's thread
 /// before `renderInBackground`, the service's thread after. `@unchecked Sendable`: the renderer
-/// is handed over once, and everything else the threads share is behind `state`'s lock.
+/// is handed over once, and everything else the threads share is behind a lock (the background
+/// thread's part, its queue) or atomic (the count of icons drawn without their image).
 public final class IconRenderService: @unchecked Sendable {
     /// A render the loop asked for. `@unchecked Sendable`: the icon is only touched through its
     /// own lock (`VectorIcon.store`).

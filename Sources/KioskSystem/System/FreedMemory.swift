@@ -10,7 +10,7 @@ package enum FreedMemory {
     /// Also keeps every thread on the main heap (one arena). A thread that allocates gets an
     /// arena of its own otherwise, whose freed pages the trims do not all give back: the icon
     /// render thread of each config load left service-soak 1.5 MB higher after its input cycles.
-    package static func keepLargeBlocksMapped() {
+    package static func pinAllocatorSettings() {
         _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024)
         _ = mallopt(M_ARENA_MAX, 1)
     }
