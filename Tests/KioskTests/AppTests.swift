@@ -25,7 +25,7 @@ import Testing
             dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
             // The status and metrics in a folder of their own, as on a device (/run/kiosk): the
             // programs the menu runs cannot write there, nor make anything new directly in its
-            // parent (`WriteConfinement`), so the recorder writes into a folder of its own.
+            // parent (`LaunchConfinement`), so the recorder writes into a folder of its own.
             mkdir(dir + "/run", 0o755)
             mkdir(dir + "/records", 0o755)
             // Records its arguments, one per line, in records/record-<first argument>.txt.

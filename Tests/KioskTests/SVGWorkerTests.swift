@@ -65,6 +65,61 @@ import Testing
         #expect(renderer.workersEnded == 0)
     }
 
+    /// Text in an SVG needs fontconfig and the system's fonts, which the confined worker may
+    /// still read: it draws the text as this (unconfined) process does.
+    @Test func theConfinedWorkerStillDrawsAnSVGsText() throws {
+        let text = Array("""
+            <svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="#204060"/>\
+            <text x="4" y="40" font-family="DejaVu Sans" font-size="28" fill="#ffffff">Ag</text></svg>
+            """.utf8)
+        let renderer = SVGRenderer()
+        let id = try renderer.load(text, name: "text.svg").get().id
+        let render = renderer.render(id, side: 64)
+        let image = try #require(render.image, "\(render.problem ?? "")")
+        let reference = try SVGDocument(data: text, name: "text.svg").render(width: 64, height: 64)
+        #expect(image.hasSamePixels(as: reference))
+        let background = try SVGDocument(data: Array(##"<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="#204060"/></svg>"##.utf8),
+                                         name: "plain.svg").render(width: 64, height: 64)
+        #expect(!image.hasSamePixels(as: background), "no text was drawn")
+    }
+
+    /// What an SVG that took over librsvg in the worker would try is refused: writing a file,
+    /// reading one of the kiosk's, a socket, a program, a signal to the kiosk; the system's files
+    /// stay readable. (`kiosk svg-worker --probe` confines itself exactly as the worker does.)
+    @Test func theWorkerCanNeitherWriteNorReadTheKiosksFilesNorReachOut() throws {
+        let executable = try #require(SVGRenderer.executable)
+        let scratch = ScratchDirectory()
+        let secret = scratch.write("kiosk.toml", "pin = \"secret\"\n")
+        let (output, status) = try Self.run([executable, "svg-worker", "--probe", "--write", scratch.path + "/planted", "--read", secret])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("write \(scratch.path)/planted: refused"), "\(output)")
+        #expect(output.contains("read \(secret): refused"), "\(output)")
+        #expect(output.contains("read /usr: allowed"), "\(output)")
+        for refused in ["socket AF_INET: refused", "socket AF_UNIX: refused", "start /bin/true: refused", "signal the parent"] {
+            #expect(output.contains(refused), "\(output)")
+        }
+        #expect(access(scratch.path + "/planted", F_OK) != 0)
+    }
+
+    /// Runs `argv`, returns its standard output and exit status.
+    static func run(_ argv: [String]) throws -> (String, Int32) {
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        let pid = try Spawn.start(argv: argv, environment: Spawn.currentEnvironment, input: .null, output: .descriptor(fds[1]))
+        close(fds[1])
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(fds[0], &buffer, buffer.count)
+            if n <= 0 { break }
+            bytes += buffer[..<n]
+        }
+        close(fds[0])
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, 0)
+        return (String(decoding: bytes, as: UTF8.self), (status >> 8) & 0xFF)
+    }
+
     /// librsvg 2.54 panics on this filter: the worker dies, the icon is refused with a reason, the
     /// good icons on either side of it load, and this process is still here to tell.
     @Test func anSVGThatCrashesTheRendererIsRefusedAndTheRestLoad() throws {

@@ -27,7 +27,8 @@ extension Runtime {
             try DisplaySession(request: config.display.request, rotation: config.display.rotation, terminalPath: options.terminal)
         } options: { config in
             Options(seat: config.input.seat, controlBus: .system,
-                    keptFromChildren: [options.stateDirectory, WriteConfinement.folder(of: options.configPath)])
+                    keptFromChildren: [options.stateDirectory, LaunchConfinement.folder(of: options.configPath)],
+                    hiddenFromChildren: [options.configPath, options.stateDirectory])
         }
     }
 

@@ -24,16 +24,17 @@ final class ChildProcesses {
     private var launcher: ConfinedLauncher?
 
     /// Programs started from now on cannot change anything beneath `folders` (the kiosk's state,
-    /// config and status: `WriteConfinement`). Called again when they change (a reload); the
-    /// same folders change nothing. Says in the log when the kernel cannot confine.
-    func keepOut(of folders: [String]) {
-        let confinement = WriteConfinement(keeping: folders)
+    /// config and status) nor read `secrets` (the config, credentials: `LaunchConfinement`).
+    /// Called again when they change (a reload); the same paths change nothing. Says in the log
+    /// when the kernel cannot confine.
+    func keepOut(of folders: [String], hiding secrets: [String] = []) {
+        let confinement = LaunchConfinement(keeping: folders, hiding: secrets)
         guard launcher?.confinement != confinement else { return }
         do {
             let made = try ConfinedLauncher(keeping: confinement)
             if case .failure(let error) = made.confined {
-                Log.warning("launched programs can write the kiosk's own folders (\(confinement.keptFolders.joined(separator: ", "))): "
-                            + "this kernel cannot confine them (\(error); Landlock needs Linux 5.13 with landlock in its lsm= list)")
+                Log.warning("launched programs can write the kiosk's own folders (\(confinement.keptFolders.joined(separator: ", "))) "
+                            + "and read its config: this kernel cannot confine them (\(error); Landlock needs Linux 5.13 with landlock in its lsm= list)")
             }
             launcher = made
         } catch {

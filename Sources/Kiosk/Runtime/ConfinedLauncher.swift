@@ -3,9 +3,10 @@ import KioskSystem
 import Synchronization
 
 /// Starts the programs the menu launches from a thread of its own that Landlock keeps from
-/// writing the kiosk's own folders (`WriteConfinement`): the confinement is the thread's, and
-/// every process it starts inherits it, so a launched program cannot rewrite the PIN lockout
-/// state, the config or the status, whatever user it runs as. The event loop hands each start to
+/// writing the kiosk's own folders and reading its secrets (`LaunchConfinement`): the
+/// confinement is the thread's, and every process it starts inherits it, so a launched program
+/// can neither rewrite the PIN lockout state, the config or the status nor read the config's PIN
+/// hash or the broker's credentials, whatever user it runs as. The event loop hands each start to
 /// the thread and waits for its pid (a `posix_spawn`: well under a millisecond).
 ///
 /// Where the kernel has no Landlock (before 5.13, or not in its `lsm=` list) the thread starts
@@ -35,11 +36,11 @@ final class ConfinedLauncher {
 
     private let shared: Shared
     /// The folders kept from launched programs.
-    let confinement: WriteConfinement
+    let confinement: LaunchConfinement
     /// Whether the thread could confine itself; why not when it could not.
     let confined: Result<Void, SystemError>
 
-    init(keeping confinement: WriteConfinement) throws(SystemError) {
+    init(keeping confinement: LaunchConfinement) throws(SystemError) {
         let shared = try Shared()
         self.shared = shared
         self.confinement = confinement

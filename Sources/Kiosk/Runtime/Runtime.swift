@@ -46,12 +46,17 @@ public final class Runtime {
         /// state folder and the config's); the folders of the status, metrics and screenshot
         /// files are kept from them too (`ChildProcesses.keepOut`).
         public var keptFromChildren: [String]
+        /// Files the programs the menu launches may not read (`kiosk run`: the config, for its
+        /// PIN hash, and the PIN lockout's state folder); `[mqtt]`'s credentials and key files
+        /// are hidden from them too.
+        public var hiddenFromChildren: [String]
         public init(exitAfterShownFrames: Int? = nil, seat: String? = nil, runsHandoverActions: Bool = true, statusFile: String? = nil,
                     backlightClassDirectory: String = Backlight.classDirectory, backlightFiles: BacklightFiles = .system,
                     controlBus: ControlBus = .none, clock: @escaping @Sendable () -> Double = MonotonicClock.now,
-                    keptFromChildren: [String] = []) {
+                    keptFromChildren: [String] = [], hiddenFromChildren: [String] = []) {
             self.controlBus = controlBus
             self.keptFromChildren = keptFromChildren
+            self.hiddenFromChildren = hiddenFromChildren
             self.clock = clock
             self.exitAfterShownFrames = exitAfterShownFrames
             self.seat = seat
@@ -426,10 +431,13 @@ public final class Runtime {
         dbus?.enable(app.config.control.dbus, now: now)
     }
 
-    /// The kiosk's own folders, which no program it launches may change.
+    /// The kiosk's own folders, which no program it launches may change, and its secrets, which
+    /// none may read.
     private func keepChildrenOut() {
         let files = [options.statusFile ?? settings.statusFile, settings.metricsFile, settings.screenshotFile].compactMap { $0 }
-        children.keepOut(of: options.keptFromChildren + files.map(WriteConfinement.folder(of:)))
+        let secrets = [app.config.mqtt?.credentialsFile, app.config.mqtt?.keyFile].compactMap { $0 }
+        children.keepOut(of: options.keptFromChildren + files.map(LaunchConfinement.folder(of:)),
+                         hiding: options.hiddenFromChildren + secrets)
     }
 
     /// The metrics as their owners have them now.

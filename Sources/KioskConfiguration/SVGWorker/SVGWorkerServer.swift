@@ -19,7 +19,13 @@ public enum SVGWorkerServer {
 
     /// Confines this process, then serves requests; returns the exit status.
     public static func run() -> Int32 {
-        confine()
+        let applied = confine()
+        // Standard error is the kiosk's (its journal): a worker that runs less confined than it
+        // should says so, once per start.
+        for case (let what, .failure(let error)) in [("its file confinement", applied.files), ("its system call filter", applied.systemCalls)] {
+            let line = "kiosk svg-worker: runs without \(what) (\(error))\n"
+            _ = line.utf8CString.withUnsafeBufferPointer { Glibc.write(2, $0.baseAddress, $0.count - 1) }
+        }
         var documents: [UInt32: SVGDocument] = [:]
         while true {
             guard let header = readHeader(), header.kind != 0 else { return 0 }
@@ -63,14 +69,84 @@ public enum SVGWorkerServer {
         }
     }
 
-    /// No new privileges, no core dump, a cap on data, few descriptors. (Not PR_SET_PDEATHSIG: it
-    /// fires when the thread that started the worker ends, a config loader's; the worker ends
-    /// when its socket does, which the kiosk's exit closes too.)
-    static func confine() {
+    /// No new privileges, no core dump, a cap on data, few descriptors; then the file system
+    /// read-only and narrowed to the system's files (`ReadOnlyConfinement`) and the system calls
+    /// that reach beyond the process refused (`SystemCallFilter`). What could not be applied (no
+    /// Landlock in this kernel) is in the result; the worker serves either way, as confined as
+    /// the kernel allows. (Not PR_SET_PDEATHSIG: it fires when the thread that started the worker
+    /// ends, a config loader's; the worker ends when its socket does, which the kiosk's exit
+    /// closes too.)
+    @discardableResult
+    static func confine() -> Confinement {
         _ = kiosk_prctl(PR_SET_NO_NEW_PRIVS, 1)
         _ = kiosk_setrlimit(kiosk_RLIMIT_CORE, 0)
         _ = kiosk_setrlimit(kiosk_RLIMIT_DATA, dataLimit)
         _ = kiosk_setrlimit(kiosk_RLIMIT_NOFILE, 64)
+        var environment: [String: String] = [:]
+        for entry in Spawn.currentEnvironment {
+            guard let equals = entry.firstIndex(of: "=") else { continue }
+            environment[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+        }
+        let files = Result { () throws(SystemError) in
+            try ReadOnlyConfinement.restrictCallingThread(readable: ReadOnlyConfinement.readable(environment: environment))
+        }
+        let calls = Result { () throws(SystemError) in try SystemCallFilter.refuseEscapes() }
+        return Confinement(files: files, systemCalls: calls)
+    }
+
+    /// What `confine` applied.
+    struct Confinement {
+        let files: Result<Void, SystemError>
+        let systemCalls: Result<Void, SystemError>
+    }
+
+    /// Confines this process as `run` does, then tries what an SVG that took over librsvg would:
+    /// write `writing`, read `reading` (a file of the kiosk's, say its config), open a socket,
+    /// start a program, signal the kiosk (the parent); and reads the system's files, which must
+    /// still work. One line per attempt; `contained` is false when anything that must be refused
+    /// was not, or what must work did not. `kiosk svg-worker --probe` prints it: how far this
+    /// kernel confines the worker.
+    public static func probe(writing: String, reading: String) -> (lines: [String], contained: Bool) {
+        let applied = confine()
+        var lines: [String] = []
+        var contained = true
+        func describe(_ result: Result<Void, SystemError>, _ what: String) {
+            switch result {
+            case .success: lines.append("\(what): applied")
+            case .failure(let error): lines.append("\(what): NOT APPLIED (\(error))"); contained = false
+            }
+        }
+        describe(applied.files, "file confinement (Landlock)")
+        describe(applied.systemCalls, "system call filter (seccomp)")
+        func attempt(_ what: String, mustWork: Bool = false, _ call: () -> Int32) {
+            let result = call()
+            let error = errno
+            if result >= 0, result != Int32.max { close(result) }
+            let worked = result >= 0
+            let said = worked ? "allowed" : "refused (\(String(cString: strerror(error))))"
+            lines.append("\(what): \(worked == mustWork ? said : said.uppercased())")
+            if worked != mustWork { contained = false }
+        }
+        attempt("write \(writing)") { open(writing, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
+        attempt("read \(reading)") { open(reading, O_RDONLY | O_CLOEXEC) }
+        attempt("read /usr", mustWork: true) { open("/usr", O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        attempt("socket AF_INET") { socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        attempt("socket AF_UNIX") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        attempt("start /bin/true") {
+            do throws(SystemError) {
+                let pid = try Spawn.start(argv: ["/bin/true"], environment: [], input: .null, output: .null, errors: .null)
+                var status: Int32 = 0
+                _ = waitpid(pid, &status, 0)
+                // Started, but exec refused: the child exits 127.
+                guard (status >> 8) & 0xFF != 127 else { errno = EPERM; return -1 }
+                return Int32.max
+            } catch {
+                errno = error.errno
+                return -1
+            }
+        }
+        attempt("signal the parent (\(getppid()))") { kill(getppid(), 0) == 0 ? Int32.max : -1 }
+        return (lines, contained)
     }
 
     static func processCPUSeconds() -> Double {

@@ -10,9 +10,16 @@ package enum FreedMemory {
     /// Also keeps every thread on the main heap (one arena). A thread that allocates gets an
     /// arena of its own otherwise, whose freed pages the trims do not all give back: the icon
     /// render thread of each config load left service-soak 1.5 MB higher after its input cycles.
+    /// And no transparent huge pages: where the kernel makes them always (Debian's kernels do),
+    /// khugepaged collapses a 2 MiB range of a large block (a frame, a cache) into one huge page
+    /// whenever it passes by, filling in every page the kiosk never touched: a step of up to
+    /// 2 MiB per block at a random moment (service-soak saw +1.4 and +2.0 MB in one mapping,
+    /// during input cycles that allocate nothing). Programs the kiosk
+    /// launches inherit this (the kernel keeps it across exec).
     package static func pinAllocatorSettings() {
         _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024)
         _ = mallopt(M_ARENA_MAX, 1)
+        _ = kiosk_prctl(PR_SET_THP_DISABLE, 1)
     }
 
     /// Hands memory that the process freed back to the system. Called after bursts of frees (a

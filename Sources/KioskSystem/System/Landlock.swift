@@ -37,6 +37,20 @@ public struct LandlockAccess: OptionSet, Sendable, Hashable {
     public static let onFiles: LandlockAccess = [.execute, .writeFile, .readFile, .truncate]
 }
 
+/// What a Landlock domain may not reach outside itself (`LANDLOCK_SCOPE_*`, ABI 6, Linux 6.12).
+public struct LandlockScope: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+
+    /// Connect to an abstract Unix socket made outside the domain.
+    public static let abstractUnixSockets = LandlockScope(rawValue: 1 << 0)
+    /// Signal a process outside the domain (the kiosk that started it, say).
+    public static let signals = LandlockScope(rawValue: 1 << 1)
+
+    /// Every scope the kernel's `abi` knows.
+    public static func all(abi: Int) -> LandlockScope { abi >= 6 ? [.abstractUnixSockets, .signals] : [] }
+}
+
 /// Landlock, the kernel's unprivileged sandbox: a thread takes rights away from itself and from
 /// every process it starts afterwards, for good. Each call goes through one thin function here.
 public enum Landlock {
@@ -53,10 +67,12 @@ public enum Landlock {
         let descriptor: OwnedDescriptor
         public let handled: LandlockAccess
 
-        public init(handling handled: LandlockAccess) throws(SystemError) {
+        /// `scoped`: what the domain may not reach outside itself; only what the kernel's ABI
+        /// knows (`LandlockScope.all(abi:)`), or the kernel refuses the ruleset.
+        public init(handling handled: LandlockAccess, scoped: LandlockScope = []) throws(SystemError) {
             self.handled = handled
             descriptor = OwnedDescriptor(taking: try retryingInterrupts("landlock_create_ruleset") {
-                kiosk_landlock_create_ruleset(handled.rawValue)
+                kiosk_landlock_create_ruleset(handled.rawValue, scoped.rawValue)
             })
         }
 

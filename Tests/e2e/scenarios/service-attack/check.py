@@ -27,10 +27,15 @@ def check(r):
 
     # What the menu launches cannot write the kiosk's own folders (Landlock): each write was
     # refused, and no file there holds what it wrote.
+    # Nor read its secrets: the config (its PIN hash) and the broker's credentials.
     tries = [l.split() for l in r.lines("tamper-rc.txt")]
-    r.expect(len(tries) >= 3 and all(len(t) == 2 and t[1] != "0" for t in tries),
-             f"a launched program wrote the kiosk's state or status: {tries}")
+    r.expect(len(tries) >= 5 and all(len(t) == 2 and t[1] != "0" for t in tries),
+             f"a launched program wrote the kiosk's state or status, or read its secrets: {tries}")
+    r.expect(sum(t[0].startswith("read:") for t in tries) == 2, f"the reads were not tried: {tries}")
     r.expect(r.text("tampered.txt").strip() == "", f"files the launched program wrote: {r.text('tampered.txt')}")
+    r.expect(r.text("leaked-bytes.txt").strip() == "0", f"bytes of the secrets a launched program read: {r.text('leaked-bytes.txt')}")
+    # The icon worker ran confined under the unit (it says so when it is not).
+    r.expect("svg-worker: runs without" not in r.text("journal-kiosk.txt"), "the SVG worker ran unconfined under the unit")
 
     # Children: a round of probes at most, never an accumulation; none after the stop.
     running = [int(x) for x in r.lines("sleeps-running.txt")]

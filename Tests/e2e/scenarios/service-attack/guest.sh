@@ -92,6 +92,7 @@ shot after-secret
 e2e_wait_for 30 test -s /dev/shm/tamper-rc || e2e_log "the tampering value command did not run"
 cp /dev/shm/tamper-rc tamper-rc.txt 2>/dev/null
 grep -ls tampered /var/lib/kiosk/* /run/kiosk/* > tampered.txt 2>/dev/null || true
+cat /dev/shm/leak-* 2>/dev/null | wc -c > leaked-bytes.txt
 ls /dev/shm > marker-files.txt
 systemctl show -p NRestarts --value kiosk.service > restarts.txt
 main_pid > pid-end.txt

@@ -12,8 +12,11 @@ e2e_wait_for 30 grep -q '"screen": "main"' /run/kiosk/status.json || e2e_log "no
 sleep 3
 pid=$(main_pid); echo "$pid" > pid.txt
 record() {
-    echo "$1 pid=$(main_pid) fds=$(fd_count "$pid") rss_kib=$(rss_kib "$pid") rss_anon_kib=$(awk '/^RssAnon:/ { print $2 }' "/proc/$pid/status") generation=$(status_number generation)" >> soak.txt
+    echo "$1 pid=$(main_pid) fds=$(fd_count "$pid") rss_kib=$(rss_kib "$pid") rss_anon_kib=$(awk '/^RssAnon:/ { print $2 }' "/proc/$pid/status") anon_huge_kib=$(awk '/^AnonHugePages:/ { print $2 }' "/proc/$pid/smaps_rollup") generation=$(status_number generation)" >> soak.txt
     e2e_log "soak: $(tail -n 1 soak.txt)"
+    # Which mappings hold the memory (the heap, a thread's stack, a library's data), to tell a
+    # step from a leak when the check fails.
+    awk '/^[0-9a-f]+-[0-9a-f]+ / { name = ($6 == "" ? "[anon " $1 "]" : $6) } /^Rss:/ && $2 > 0 { print $2, name }' "/proc/$pid/smaps" > "smaps-$1.txt"
 }
 record start
 
@@ -42,12 +45,16 @@ e2e_uinput_start
 holds() { ls -l "/proc/$pid/fd" 2>/dev/null | grep -q " $1\$"; }
 i=1; seen=0
 while [ $i -le 50 ]; do
+    [ $i -eq 2 ] && { sleep 1; record input-cycle-1; }
     ui add touch t
     node=$(e2e_event_node "kiosk-e2e touch t")
     if e2e_wait_for 15 holds "$node"; then seen=$((seen + 1)); fi
     ui del t
     e2e_wait_for 15 sh -c "! ls -l /proc/$pid/fd | grep -q ' $node\$'" || e2e_log "the kiosk still holds $node after the unplug"
-    [ $((i % 10)) -eq 0 ] && e2e_log "soak: $i input cycles, the kiosk opened the device in $seen"
+    if [ $((i % 10)) -eq 0 ]; then
+        e2e_log "soak: $i input cycles, the kiosk opened the device in $seen"
+        sleep 1; record "input-cycle-$i"
+    fi
     i=$((i + 1))
 done
 echo "$seen" > input-cycles-seen.txt

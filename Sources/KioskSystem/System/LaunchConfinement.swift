@@ -1,23 +1,37 @@
 import Glibc
 
-/// Keeps a thread, and every process it starts, from changing anything beneath a few folders (the
-/// kiosk's state, config and status) while leaving the rest of the file system as it was. Landlock
-/// only allows, so "everything but these" is spelled as what is beside them: for each folder on
-/// the way from / down to a kept one, a rule for every entry but the one that leads on. What
-/// those ancestor folders themselves allow is lost with it (a new entry directly in /, /var or
-/// /run cannot be made); a symbolic link gets no rule (a rule would follow it, perhaps into a kept
-/// folder), and an entry made after the rules were (a new top-level folder) is not writable.
-public struct WriteConfinement: Equatable, Sendable {
-    /// The kept folders, absolute, resolved where they exist, none beneath another, none of
-    /// `sharedFolders`.
+/// What the programs the kiosk launches may not touch, while the rest of the file system stays as
+/// it was: they change nothing beneath a few folders (the kiosk's state, config and status) and
+/// read none of a few files (the config with its PIN hash, credentials, a TLS key, the PIN
+/// lockout state); where the kernel can (Landlock ABI 6), they cannot signal the kiosk either.
+/// A thread takes it on, and every process it starts inherits it.
+///
+/// Landlock only allows, so "everything but these" is spelled as what is beside them: for each
+/// folder on the way from / down to a kept one, a rule for every entry but the one that leads
+/// on. What those ancestor folders themselves allow is lost with it (a new entry directly in /,
+/// /var or /run cannot be made; a file made directly in /etc after the rules were cannot be read
+/// until the next reload makes them again); a symbolic link gets no rule (a rule would follow
+/// it, perhaps into a kept folder). Reading is kept from files only: every folder can still be
+/// listed.
+public struct LaunchConfinement: Equatable, Sendable {
+    /// The folders nothing may be changed beneath: absolute, resolved where they exist, none
+    /// beneath another, none of `sharedFolders`.
     public let keptFolders: [String]
+    /// The files (or folders, for everything in them) no launched program may read, the same way.
+    public let hiddenFiles: [String]
 
-    public init(keeping folders: [String]) {
+    public init(keeping folders: [String], hiding files: [String] = []) {
+        keptFolders = Self.outermost(folders)
+        hiddenFiles = Self.outermost(files)
+    }
+
+    /// `paths` resolved and absolute, without shared folders or any path beneath another.
+    private static func outermost(_ paths: [String]) -> [String] {
         var kept: [String] = []
-        for folder in folders.map(Self.resolved).sorted() where folder.hasPrefix("/") && !Self.sharedFolders.contains(folder) {
-            if !kept.contains(where: { Self.isBeneath(folder, $0) }) { kept.append(folder) }
+        for path in Set(paths.map(Self.resolved)).sorted() where path.hasPrefix("/") && !Self.sharedFolders.contains(path) {
+            if !kept.contains(where: { Self.isBeneath(path, $0) }) { kept.append(path) }
         }
-        keptFolders = kept
+        return kept
     }
 
     /// An entry of a folder, as `lstat` gives its kind.
@@ -34,10 +48,20 @@ public struct WriteConfinement: Equatable, Sendable {
 
     /// The paths that get a rule allowing writes beneath them (folders) or to them (files):
     /// `list` gives a folder's entries (nil: it cannot be read, and gets no rule).
-    public func allowed(listing list: (String) -> [Entry]?) -> [(path: String, isDirectory: Bool)] {
-        guard !keptFolders.contains("/") else { return [] }
+    public func writable(listing list: (String) -> [Entry]?) -> [(path: String, isDirectory: Bool)] {
+        Self.beside(keptFolders, listing: list)
+    }
+
+    /// The paths that get a rule allowing their files to be read, the same way.
+    public func readable(listing list: (String) -> [Entry]?) -> [(path: String, isDirectory: Bool)] {
+        hiddenFiles.isEmpty ? [] : Self.beside(hiddenFiles, listing: list)
+    }
+
+    /// Every entry beside `kept` and beside each of their ancestors, sorted.
+    static func beside(_ kept: [String], listing list: (String) -> [Entry]?) -> [(path: String, isDirectory: Bool)] {
+        guard !kept.contains("/") else { return [] }
         var ancestors: Set<String> = []
-        for folder in keptFolders {
+        for folder in kept {
             var path = Self.parent(of: folder)
             while true {
                 ancestors.insert(path)
@@ -50,7 +74,7 @@ public struct WriteConfinement: Equatable, Sendable {
         while let folder = pending.popLast() {
             for entry in list(folder) ?? [] {
                 let path = folder == "/" ? "/" + entry.name : folder + "/" + entry.name
-                if keptFolders.contains(path) || entry.isSymlink { continue }
+                if kept.contains(path) || entry.isSymlink { continue }
                 if ancestors.contains(path) { pending.append(path) } else { allowed.append((path, entry.isDirectory)) }
             }
         }
@@ -61,15 +85,24 @@ public struct WriteConfinement: Equatable, Sendable {
     public static var isAvailable: Bool { Landlock.abi != nil }
 
     /// Confines the calling thread: from now on it, and every process it starts, can change
-    /// nothing beneath `keptFolders` (and nothing directly in their ancestors). Throws, leaving
-    /// the thread as it was, when the kernel has no Landlock or refuses the ruleset. An entry
-    /// that cannot be opened for its rule is left unwritable, never the reverse.
+    /// nothing beneath `keptFolders` (and nothing directly in their ancestors) and read none of
+    /// `hiddenFiles`. Throws, leaving the thread as it was, when the kernel has no Landlock or
+    /// refuses the ruleset. An entry that cannot be opened for its rule is left unwritable (or
+    /// unreadable), never the reverse.
     public func restrictCallingThread() throws(SystemError) {
         guard let abi = Landlock.abi else { throw SystemError("landlock_create_ruleset", errno: Glibc.errno) }
         let writes = LandlockAccess.writes(abi: abi)
-        let ruleset = try Landlock.Ruleset(handling: writes)
-        for (path, isDirectory) in allowed(listing: Self.entries) {
+        // Where the kernel can (Linux 6.12), nor may they signal the kiosk (nor any process started
+        // outside this thread: an older launcher's, after a reload that moved the kept folders).
+        // Abstract sockets stay open: a program may need an X server's.
+        let ruleset = try Landlock.Ruleset(handling: hiddenFiles.isEmpty ? writes : writes.union(.readFile),
+                                           scoped: LandlockScope.all(abi: abi).intersection(.signals))
+        for (path, isDirectory) in writable(listing: Self.entries) {
             try? ruleset.allow(isDirectory ? writes : writes.intersection(.onFiles), beneath: path)
+        }
+        // A second rule on the same path adds its rights to the first one's.
+        for (path, _) in readable(listing: Self.entries) {
+            try? ruleset.allow(.readFile, beneath: path)
         }
         try ruleset.restrictCallingThread()
     }
