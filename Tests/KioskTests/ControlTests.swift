@@ -3,6 +3,8 @@
 @testable import KioskConfiguration
 import Raster
 import Testing
+import KioskSystem
+import TestSupport
 
 /// The control seam (`KioskControl`) on the whole app, without a bus and with time moved by hand:
 /// each request reaches the owner of what it changes, bad requests get their error and change
@@ -422,6 +424,73 @@ import Testing
         h.ask(.goHome)
         #expect(h.error(.showScreen("danger")) == .screenBehindLock("danger", lock: "admin"))
         #expect(h.error(.setToggle(id: "kiln-power", on: false)) == .itemBehindLock("kiln-power", lock: "admin"))
+    }
+
+    /// The whole runtime on a clock the test moves, with the admin screen opened by its PIN from
+    /// the panel's keys.
+    final class OpenedAdmin {
+        let clock = ManualClock()
+        let app: KioskApp
+        let runtime: Runtime
+
+        init() throws {
+            app = try KioskApp(config: try ControlTests.config(), width: 800, height: 480, now: clock.now)
+            let output = try HeadlessOutput(panelWidth: 800, panelHeight: 480, rotation: .none)
+            runtime = try Runtime(app: app, output: output, signals: try SignalSource(Runtime.handledSignals), config: nil,
+                                  options: Runtime.Options(clock: clock.read), startup: StartupTimeline())
+            try runtime.start()
+            try passes(0.2)
+            try press(KeyCode.down, times: 3)
+            try press(KeyCode.enter)
+            try passes(0.5)
+            for key in ControlTests.pin.map(String.init) + ["OK"] {
+                let delta = Keypad.labels.firstIndex(of: key)! - app.currentScreen.selectedIndex
+                try press(delta > 0 ? KeyCode.down : KeyCode.up, times: abs(delta))
+                try press(KeyCode.enter)
+            }
+            try passes(0.5)
+        }
+
+        func passes(_ seconds: Double) throws {
+            for _ in 0..<Int(seconds / 0.05) {
+                clock.advance(by: 0.05)
+                try runtime.runOnce(timeout: 0.005)
+            }
+        }
+
+        /// A key as the panel's keyboard sends it, then passes.
+        func press(_ code: UInt32, times: Int = 1) throws {
+            for _ in 0..<times {
+                runtime.deliver(.key(code: code, pressed: true, time: clock.now))
+                runtime.deliver(.key(code: code, pressed: false, time: clock.now + 0.01))
+                try passes(0.2)
+            }
+        }
+    }
+
+    /// A request is taken as part of a pass: the runtime moves the app on to the request's moment
+    /// before the gate looks. The admin screen, opened with its PIN and then idle past
+    /// `relock_after`, is locked to a request that arrives before the pass that relocks it.
+    @Test func aRequestSeesTheRelockThatIsDueBeforeThePassMadeIt() throws {
+        let h = try OpenedAdmin()
+        #expect(h.app.screenNames == ["main", "admin"])
+        // relock_after (60 s) passes with no pass: the timer's is still to come.
+        h.clock.advance(by: 61)
+        #expect(h.runtime.control.handle(.setToggle(id: "kiln-power", on: true), from: .bus)
+                == .failure(.itemBehindLock("kiln-power", lock: "admin")))
+        #expect(!h.app.values.isSwitching("kiln-power"), "its on command started")
+        #expect(h.app.screenNames == ["main"], "the relock left the screen")
+    }
+
+    /// So is a key at the panel: idle past `relock_after`, the screen locks before the key is
+    /// taken, which then acts on the screen below it.
+    @Test func aKeyAfterTheRelockIsDueMeetsTheLockedScreen() throws {
+        let h = try OpenedAdmin()
+        #expect(h.app.screenNames == ["main", "admin"])
+        h.clock.advance(by: 61)
+        h.runtime.deliver(.key(code: KeyCode.enter, pressed: true, time: h.clock.now))
+        #expect(h.app.screenNames == ["main"], "the key reached the admin screen after its relock was due")
+        #expect(h.app.lockedScreens.contains("admin"))
     }
 
     @Test func theBrokerActsOnlyOnPublishedItems() throws {

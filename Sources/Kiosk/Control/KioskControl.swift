@@ -29,6 +29,13 @@ public final class KioskControl {
     private var gate: (generation: Int, locked: [String], gate: ActionGate)?
     /// Something a request changed must reach the screen: the runtime asks for a pass.
     var changed: (() -> Void)?
+    /// Brings what moves by itself with time (a relock after `relock_after`, the return home, a
+    /// banner's end) up to the request's moment before the request is gated or carried out: the
+    /// runtime runs its pass's first step here (`Runtime.settle`). So a request is taken as part
+    /// of a pass, never against a state that pass has not caught up with: a screen whose relock
+    /// is due is locked to a request that arrives before the timer's pass. nil: the app moves
+    /// only by its caller's passes (the tests of the app alone).
+    var settle: ((Double) -> Void)?
 
     /// Longest notification text taken (the banner shows three lines; the rest is cut there).
     public static let maximumNotifyCharacters = 1000
@@ -60,6 +67,7 @@ public final class KioskControl {
             // Sizes first: the gate looks names up, and nothing from outside is looked up, logged
             // or echoed before its size is known to be sane.
             try Self.checkSizes(request)
+            settle?(now)
             try currentGate().check(request, from: caller)
             let reply = try carryOut(request, now: now)
             if case .done = reply { changed?() }

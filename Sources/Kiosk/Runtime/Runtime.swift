@@ -174,6 +174,7 @@ public final class Runtime {
         frames.onShown = { [unowned self] count in self.frameShown(count) }
         probes.changed = { [unowned self] in self.frames.requestPass() }
         control.changed = { [unowned self] in self.frames.requestPass() }
+        control.settle = { [unowned self] now in self.settle(now: now) }
         let commands = MQTTCommandHandler(control: control)
         mqttCommands = commands
         mqtt.commands = { [unowned self] message, topics in
@@ -245,10 +246,11 @@ public final class Runtime {
 
     // MARK: The pass: state moves on, effects are carried out, then a frame is drawn
 
-    private func pass() {
-        let now = options.clock()
-        if options.seat != nil, !input.isStarted, frames.shown > 0 { inputStart.openedAfterFirstFrame(startInput) }
-        frames.followOutputSize()
+    /// The pass's first step: the app moves on to `now` (animations, timers, relocks, the
+    /// return home) and what that asks for is carried out. Input and control requests take this
+    /// step too before they act (`inputActivity`, `KioskControl.settle`), so each acts on the
+    /// state of its moment, never on one the next pass would already have changed.
+    private func settle(now: Double) {
         for effect in app.advance(now: now) {
             switch effect {
             case .run(let action): perform(action, now: now)
@@ -260,6 +262,13 @@ public final class Runtime {
             case .event(let event): control.publish(event)
             }
         }
+    }
+
+    private func pass() {
+        let now = options.clock()
+        if options.seat != nil, !input.isStarted, frames.shown > 0 { inputStart.openedAfterFirstFrame(startInput) }
+        frames.followOutputSize()
+        settle(now: now)
         // Not while a program has the display or the panel is off: nobody sees the values then.
         let valuesPaused = children.hasDisplayOwner || power.isOff
         let revision = app.values.revision
@@ -285,7 +294,11 @@ public final class Runtime {
     /// Any touch, turn or key, before it reaches the menu: the panel brightens, or wakes (and the
     /// event is swallowed by the input pipeline).
     private func inputActivity(_ event: RawInputEvent) {
-        app.activity.note(at: options.clock())
+        let now = options.clock()
+        // What was due before this input happens first (a relock after `relock_after` idle): the
+        // input must not count as the activity that would have prevented it.
+        settle(now: now)
+        app.activity.note(at: now)
         switch power.input(kind: event.kind) {
         case .pass:
             return
