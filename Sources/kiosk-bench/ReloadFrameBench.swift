@@ -97,17 +97,11 @@ func runReloadFrame(_ arguments: [String]) {
 /// side panel, written to /tmp; nil (said why) when Adwaita is not installed.
 private func writeTwentySVGConfig() -> String? {
     let folders = ["/usr/share/icons/Adwaita/symbolic/actions", "/usr/share/icons/Adwaita/scalable/actions"]
-    guard let folder = folders.first(where: { access($0, R_OK) == 0 }), let dir = opendir(folder) else {
+    guard let folder = folders.first(where: { access($0, R_OK) == 0 }), let all = try? Directory.names(in: folder) else {
         print("reload frame: no Adwaita symbolic actions (adwaita-icon-theme) to take 20 SVG icons from")
         return nil
     }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-        if name.hasSuffix("-symbolic.svg") { names.append(name) }
-    }
-    closedir(dir)
-    names.sort()
+    let names = all.filter { $0.hasSuffix("-symbolic.svg") }
     guard names.count >= 20 else {
         print("reload frame: fewer than 20 SVG icons in \(folder)")
         return nil

@@ -439,31 +439,38 @@ import TestSupport
             runtime = try Runtime(app: app, output: output, signals: try SignalSource(Runtime.handledSignals), config: nil,
                                   options: Runtime.Options(clock: clock.read), startup: StartupTimeline())
             try runtime.start()
-            try passes(0.2)
+            try turn { output.presentedFrames > 0 }
             try press(KeyCode.down, times: 3)
             try press(KeyCode.enter)
-            try passes(0.5)
+            try turn { app.currentScreen.config.name == Keypad.name(for: "admin") }
             for key in ControlTests.pin.map(String.init) + ["OK"] {
-                let delta = Keypad.labels.firstIndex(of: key)! - app.currentScreen.selectedIndex
+                let target = Keypad.labels.firstIndex(of: key)!
+                let delta = target - app.currentScreen.selectedIndex
                 try press(delta > 0 ? KeyCode.down : KeyCode.up, times: abs(delta))
+                try turn { app.currentScreen.selectedIndex == target }
                 try press(KeyCode.enter)
             }
-            try passes(0.5)
+            try turn { app.screenNames == ["main", "admin"] }
         }
 
-        func passes(_ seconds: Double) throws {
-            for _ in 0..<Int(seconds / 0.05) {
+        /// Passes 50 ms apart on the test's clock until `done` (or the test's patience is spent).
+        func turn(until done: () -> Bool) throws {
+            let deadline = MonotonicClock.now() + Patience.seconds
+            while !done(), MonotonicClock.now() < deadline {
                 clock.advance(by: 0.05)
                 try runtime.runOnce(timeout: 0.005)
             }
         }
 
-        /// A key as the panel's keyboard sends it, then passes.
+        /// A key as the panel's keyboard sends it, then a few passes.
         func press(_ code: UInt32, times: Int = 1) throws {
             for _ in 0..<times {
                 runtime.deliver(.key(code: code, pressed: true, time: clock.now))
                 runtime.deliver(.key(code: code, pressed: false, time: clock.now + 0.01))
-                try passes(0.2)
+                for _ in 0..<4 {
+                    clock.advance(by: 0.05)
+                    try runtime.runOnce(timeout: 0.005)
+                }
             }
         }
     }
