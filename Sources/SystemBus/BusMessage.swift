@@ -39,6 +39,22 @@ public final class BusMessage {
         return p.map { String(cString: $0) } ?? ""
     }
 
+    /// A string argument no longer than `maximumBytes`, or how long it is: a caller's megabytes
+    /// are measured where they lie in the message, never copied.
+    public func readString(maximumBytes: Int) throws(BusError) -> BoundedString {
+        var p: UnsafePointer<CChar>?
+        try bus("sd_bus_message_read_basic(s)") { sd_bus_message_read_basic(pointer, CChar(UInt8(ascii: "s")), &p) }
+        guard let p else { return .text("") }
+        let length = strlen(p)
+        return length <= maximumBytes ? .text(String(cString: p)) : .tooLong(bytes: length)
+    }
+
+    /// What `readString(maximumBytes:)` found.
+    public enum BoundedString: Equatable, Sendable {
+        case text(String)
+        case tooLong(bytes: Int)
+    }
+
     public func readDouble() throws(BusError) -> Double {
         var d = 0.0
         try bus("sd_bus_message_read_basic(d)") { sd_bus_message_read_basic(pointer, CChar(UInt8(ascii: "d")), &d) }

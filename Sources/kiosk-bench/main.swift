@@ -40,6 +40,16 @@ if requested.first == "--reload-frame" {
     runReloadFrame(Array(requested.dropFirst()))
     exit(0)
 }
+// Oversized requests over D-Bus and MQTT against a running kiosk (see runHostileRequestBenchmark).
+if requested.first == "--hostile-requests" {
+    runHostileRequestBenchmark(Array(requested.dropFirst()))
+    exit(0)
+}
+// Its D-Bus sender, a process of its own.
+if requested.first == "--dbus-call" {
+    runDBusCall(Array(requested.dropFirst()))
+    exit(0)
+}
 // CPU of live values refreshing in a running kiosk (see runLiveValueBenchmark).
 if requested.first == "--live-values" {
     runLiveValueBenchmark(Array(requested.dropFirst()))

@@ -246,6 +246,37 @@ import Testing
         #expect(outcome.results[3] == .failure(.refused("UnknownScreen", "no screen named \"nope\"; the screens are: main, pumps")))
     }
 
+    /// A 20 MB argument is measured where it lies in the message and refused by its length; it
+    /// is never copied out (the kiosk's peak memory: BENCHMARKS.md, "Trust"), and the next call
+    /// is answered as usual.
+    @Test func aHugeArgumentIsRefusedByItsLength() throws {
+        let daemon = try Daemon()
+        let k = try Running(bus: daemon.address)
+        try k.turn { k.runtime.controlAPI == .ready }
+        final class Outcome: @unchecked Sendable {
+            var results: [Result<ControlReply, ControlClientError>] = []
+            var done = false
+        }
+        let outcome = Outcome()
+        let address = daemon.address
+        let thread = Thread {
+            for request: ControlRequest in [.setValue(id: "pressure", text: String(repeating: "9", count: 20_000_000)),
+                                            .setValue(id: "pressure", text: "3")] {
+                do throws(ControlClientError) {
+                    outcome.results.append(.success(try ControlClient(address: address, timeout: Patience.seconds).send(request)))
+                } catch {
+                    outcome.results.append(.failure(error))
+                }
+            }
+            outcome.done = true
+        }
+        thread.start()
+        try k.turn { outcome.done }
+        try #require(outcome.results.count == 2)
+        #expect(outcome.results[0] == .failure(.refused("InvalidArgs", "the value has 20000000 bytes; no argument of this API takes more than 65536")))
+        #expect(outcome.results[1] == .success(.done))
+    }
+
     @Test func aFloodOfCallsIsAnsweredWhileFramesGoOn() throws {
         let daemon = try Daemon()
         let k = try Running(bus: daemon.address)

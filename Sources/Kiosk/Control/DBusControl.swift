@@ -134,6 +134,9 @@ final class DBusControl {
         }
     }
 
+    /// The longest string argument copied out of a call: above every limit `KioskControl` has.
+    static let maximumArgumentBytes = 64 * 1024
+
     /// The request a call asks for; nil for a member the interface does not have.
     static func decode(_ member: String, _ m: BusMessage) throws -> ControlRequest? {
         func expect(_ signature: String, _ names: String) throws {
@@ -141,26 +144,35 @@ final class DBusControl {
                 throw BusMethodError.invalidArguments("\(member) takes (\(names)), signature \"\(signature)\"; got \"\(m.signature)\"")
             }
         }
+        // The limits per argument are `KioskControl`'s, for every transport; this bound only
+        // keeps a caller's megabytes from being copied (and counted) on the loop first.
+        func string(_ what: String) throws -> String {
+            switch try m.readString(maximumBytes: maximumArgumentBytes) {
+            case .text(let text): return text
+            case .tooLong(let bytes):
+                throw BusMethodError.invalidArguments("the \(what) has \(bytes) bytes; no argument of this API takes more than \(maximumArgumentBytes)")
+            }
+        }
         switch member {
         case "ShowScreen":
             try expect("s", "name")
-            return .showScreen(try m.readString())
+            return .showScreen(try string("screen name"))
         case "Notify":
             try expect("sds", "text, seconds, level")
-            let text = try m.readString(), seconds = try m.readDouble(), word = try m.readString()
+            let text = try string("notification text"), seconds = try m.readDouble(), word = try string("level")
             guard let level = NotifyLevel(rawValue: word) else {
                 throw BusMethodError.invalidArguments("level must be info, warning or error; got \"\(word)\"")
             }
             return .notify(text: text, seconds: seconds, level: level)
         case "SetValue":
             try expect("ss", "id, text")
-            return .setValue(id: try m.readString(), text: try m.readString())
+            return .setValue(id: try string("id"), text: try string("value"))
         case "SetToggle":
             try expect("sb", "id, on")
-            return .setToggle(id: try m.readString(), on: try m.readBool())
+            return .setToggle(id: try string("id"), on: try m.readBool())
         case "Press":
             try expect("s", "id")
-            return .press(id: try m.readString())
+            return .press(id: try string("id"))
         case "GoHome":
             try expect("", "no arguments")
             return .goHome

@@ -492,7 +492,7 @@ public final class Runtime {
     // MARK: Control API
 
     /// How the D-Bus API stands (the status file's `control_api`).
-    var controlAPI: ControlAPIState { dbus?.state ?? .off }
+    public var controlAPI: ControlAPIState { dbus?.state ?? .off }
 
     /// Connections to the bus whose name was granted (the metrics' `kiosk_control_api_connects_total`).
     var controlAPIConnects: Int { dbus?.connects ?? 0 }
