@@ -28,6 +28,9 @@ struct Render: ParsableCommand {
     var values: [String] = []
     @Option(name: .customLong("stale"), help: ArgumentHelp("Draw item ID's value or toggle as stale (its reading failed). Repeatable.", valueName: "ID"))
     var stale: [String] = []
+    @Option(name: .customLong("select"), help: ArgumentHelp("Draw item N of the screen selected (0 is the first; on the keypad, key N).", valueName: "N"))
+    var selection: Int?
+    @Flag(help: "Draw the keypad the screen's PIN puts up in front of it.") var keypad = false
 
     func validate() throws {
         do { _ = try PanelSize(parsing: size) } catch { throw ValidationError(error.description) }
@@ -36,6 +39,8 @@ struct Render: ParsableCommand {
         else { guard out != nil || layout != nil else { throw ValidationError("give --out FILE or --layout FILE (or --all --out-dir DIR)") } }
         for v in values where !v.contains("=") { throw ValidationError("--value takes ID=TEXT, got \"\(v)\"") }
         if all, layout != nil { throw ValidationError("--layout writes one screen's layout: give --screen instead of --all") }
+        if all, selection != nil || keypad { throw ValidationError("--select and --keypad draw one screen: give --screen instead of --all") }
+        if let selection, selection < 0 { throw ValidationError("--select takes an item's index, 0 or more") }
     }
 
     /// `--value ID=TEXT` pairs.
@@ -64,14 +69,12 @@ struct Render: ParsableCommand {
                     Log.error("no screen named \(name); screens: \(config.screens.map(\.name).joined(separator: ", "))")
                     return 1
                 }
-                if let path = all ? "\(outDir!)/\(name).png" : out {
-                    try renderScreen(config, name: name, width: panel.width, height: panel.height, rotation: turn, assets: assets,
-                                     values: liveValues, stale: stale, to: path)
-                    print(path)
-                }
+                // The picture and the layout from one drawing, as the device draws that state.
+                let path = all ? "\(outDir!)/\(name).png" : out
+                let state = PreviewState(screen: name, values: liveValues, stale: stale, selection: selection, keypad: keypad)
+                let report = try renderPreview(config, state, width: panel.width, height: panel.height, rotation: turn, assets: assets, to: path)
+                if let path { print(path) }
                 if let layout {
-                    let report = try LayoutProbe.report(config, screen: name, width: panel.width, height: panel.height,
-                                                        rotation: turn, assets: assets)
                     try writeFileAtomically(layout, report.json)
                     print(layout)
                 }

@@ -97,6 +97,31 @@ import Testing
         #expect(r.label(0) == "api 21.5 °C")
     }
 
+    /// A reading in flight whose value a reload drops ends at once with everything it started,
+    /// not at its timeout (10 minutes here), and what it would have said is not used.
+    @Test func aReloadThatDropsAValueEndsItsReading() throws {
+        // Its group's id where launched programs may write (not beside the kept status folder).
+        let noted = "/dev/shm/kiosk-test-\(getpid())-reading"
+        defer { unlink(noted) }
+        let r = try Running(items: Self.item("slow", #"{ command = ["/bin/sh", "-c", "echo $$ > \#(noted); sleep 1000 & sleep 1000; echo 5"], every = 60, timeout = 600 }"#)
+                            + Self.item("kept", #"{ file = "DIR/temp", every = 60 }"#))
+        func written() -> pid_t? { pid_t(String(decoding: readBytes(noted), as: UTF8.self).split(separator: "\n").first ?? "") }
+        try r.turn { written() != nil && r.runtime.probes.running == 1 }
+        let group = try #require(written())
+        #expect(group > 0 && kill(-group, 0) == 0, "the reading's group is not running")
+        let text = String(decoding: readBytes(r.scratch.path + "/kiosk.toml"), as: UTF8.self)
+        let without = text.components(separatedBy: "[[screens.main.sections.items]]").filter { !$0.contains("\"slow\"") }
+            .joined(separator: "[[screens.main.sections.items]]")
+        let check = ConfigReader(path: r.scratch.write("kiosk.toml", without)).check()
+        #expect(check.problems.isEmpty, "\(check.report)")
+        #expect(r.app.apply(check, now: MonotonicClock.now()))
+        r.runtime.control.changed?()
+        try r.turn { r.runtime.probes.running == 0 && kill(-group, 0) != 0 }
+        #expect(r.runtime.probes.running == 0)
+        #expect(kill(-group, 0) != 0, "the dropped reading's group still runs")
+        #expect(r.health("kept")?.state == .ok)
+    }
+
     /// A file outside /sys is watched: written in place or replaced by a rename, it shows at
     /// once, long before its `every` (60 s) would read it again.
     @Test func aWatchedFileShowsAtOnce() throws {

@@ -465,6 +465,41 @@ public final class KioskApp: FrameSource {
         frameNeed.raise(to: .full)
     }
 
+    /// The state a preview asks for (`kiosk render`, `LayoutProbe`): screen `name` opened above
+    /// home as a press on an item opens it (its back button drawn), or with `keypad` the keypad
+    /// its PIN puts up first; item (or key) `selection` selected. At rest: no transition runs.
+    /// The next draw reports what it lays out to `report`.
+    func preview(screen name: String, keypad: Bool = false, selection: Int? = nil, reportingTo report: LayoutReport? = nil) throws(PreviewError) {
+        navigator.resources.layoutReport = report
+        guard let target = config.screen(named: name) else {
+            throw PreviewError("no screen named \(name); screens: \(config.screens.map(\.name).joined(separator: ", "))")
+        }
+        do {
+            if keypad {
+                guard target.pinHash != nil else { throw PreviewError("screen \(name) has no pin_hash, so no keypad") }
+                try lock.showKeypad(for: target, on: navigator, now: now)
+            } else if name != navigator.stack[0].config.name {
+                navigator.push(try ScreenFactory.make(target, resources: navigator.resources, showsBack: true, values: values, now: now), now: now)
+            } else if report != nil {
+                // Home drew its chrome (the title) when the app was made, before there was a report.
+                navigator.swapTop(for: try ScreenFactory.make(target, resources: navigator.resources, showsBack: false, values: values, now: now))
+            }
+        } catch let error as PreviewError {
+            throw error
+        } catch {
+            throw PreviewError("screen \(name) cannot be shown: \(error)")
+        }
+        navigator.finishTransition()
+        if let selection {
+            let count = currentScreen.config.items.count
+            guard (0..<count).contains(selection) else {
+                throw PreviewError("--select \(selection): \(currentScreen.config.name) has \(count) items (0 to \(count - 1))")
+            }
+            currentScreen.select(selection)
+        }
+        frameNeed.raise(to: .full)
+    }
+
     /// Back to the home screen (for the control API), leaving every screen above it.
     public func goHome(now: Double) {
         self.now = now
@@ -645,6 +680,12 @@ public final class KioskApp: FrameSource {
     }
 
     public var lockStatus: LockStatus { LockStatus(lockedScreens: lockedScreens, pinFailures: lock.pinLock.failures) }
+}
+
+/// Why a preview's state cannot be drawn (`KioskApp.preview`).
+public struct PreviewError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
 }
 
 public enum KioskAppError: Error, CustomStringConvertible {

@@ -3,6 +3,7 @@ import Glibc
 import Geometry
 import KioskConfiguration
 import KioskSystem
+import MenuScreens
 import LayoutCore
 import Raster
 
@@ -81,39 +82,67 @@ extension Runtime {
     }
 }
 
-/// Renders screen `name` of `config` as a panel of `width` x `height` turned by `rotation` would
-/// show it, at rest, and writes the PNG: `kiosk render` and the README's pictures.
-/// `assets`: the config's font and images when a load already decoded them; else they are loaded here.
-/// `values`: live values and toggle states to show, by item id, as a reading would give them
-/// (a toggle's `on`/`off`, `1`/`0`); `stale`: ids drawn as stale (their reading failed).
+/// What a preview draws: a screen in a state the device can be in (`kiosk render`'s options).
+public struct PreviewState {
+    /// The screen; another than home is drawn opened above it (its back button shown).
+    public var screen: String
+    /// Live values and toggle states to show, by item id, as a reading would give them (a
+    /// toggle's `on`/`off`, `1`/`0`).
+    public var values: [(id: String, text: String)]
+    /// Ids drawn as stale (their reading failed).
+    public var stale: [String]
+    /// The item (or keypad key) selected; nil: the screen's first.
+    public var selection: Int?
+    /// The keypad the screen's PIN puts up, instead of the screen.
+    public var keypad: Bool
+
+    public init(screen: String, values: [(id: String, text: String)] = [], stale: [String] = [], selection: Int? = nil, keypad: Bool = false) {
+        self.screen = screen
+        self.values = values
+        self.stale = stale
+        self.selection = selection
+        self.keypad = keypad
+    }
+}
+
+/// Draws `state` of `config` as a panel of `width` x `height` turned by `rotation` shows it, at
+/// rest, through the app the device runs: writes the PNG to `path` (nil: none) and returns what
+/// that same drawing reported (`kiosk render --layout`, `check-config --size`), in the unrotated
+/// screen. `assets`: the config's font and images when a load already decoded them.
+@discardableResult
+public func renderPreview(_ config: KioskConfig, _ state: PreviewState, width: Int, height: Int, rotation: DisplayRotation,
+                          assets: LoadedAssets? = nil, to path: String?) throws -> LayoutReport {
+    let output = try HeadlessOutput(panelWidth: width, panelHeight: height, rotation: rotation)
+    let app = try KioskApp(config: config, assets: assets, width: output.logicalWidth, height: output.logicalHeight, now: 0)
+    for (id, text) in state.values {
+        if app.values.toggle(id) != nil {
+            guard case .success(let on) = ValueReading.toggleState(Array(text.utf8)) else {
+                throw LiveValueError.reading(id, "a toggle's state is on or off, not \"\(text)\"")
+            }
+            try app.values.setToggle(id, on: on, now: 0)
+        } else {
+            try app.values.set(id, text: text, now: 0)
+        }
+    }
+    for id in state.stale {
+        guard app.values.source(id) != nil || app.values.toggle(id) != nil else { throw LiveValueError.unknownID(id) }
+        app.values.failed(id, why: "shown stale by request", now: 0)
+    }
+    let report = LayoutReport(screen: state.screen, width: output.logicalWidth, height: output.logicalHeight)
+    try app.preview(screen: state.screen, keypad: state.keypad, selection: state.selection, reportingTo: report)
+    app.presentValues(now: 0)
+    let frame = try PixelBuffer(width: output.logicalWidth, height: output.logicalHeight)
+    output.present(frame, damage: app.draw(on: Canvas(frame), full: true))
+    if let path { try output.writeScreenshot(to: path) }
+    return report
+}
+
+/// Screen `name` of `config` with `values` and `stale`, as `renderPreview` draws it, to the PNG at `path`.
 public func renderScreen(_ config: KioskConfig, name: String, width: Int, height: Int, rotation: DisplayRotation,
                          assets: LoadedAssets? = nil, values: [(id: String, text: String)] = [], stale: [String] = [],
                          to path: String) throws {
-    var shown = config
-    shown.home = name
-    var problem: Error?
-    try renderHeadless(shown, width: width, height: height, rotation: rotation, assets: assets, to: path) { app in
-        do {
-            for (id, text) in values {
-                if app.values.toggle(id) != nil {
-                    guard case .success(let on) = ValueReading.toggleState(Array(text.utf8)) else {
-                        throw LiveValueError.reading(id, "a toggle's state is on or off, not \"\(text)\"")
-                    }
-                    try app.values.setToggle(id, on: on, now: 0)
-                } else {
-                    try app.values.set(id, text: text, now: 0)
-                }
-            }
-            for id in stale {
-                guard app.values.source(id) != nil || app.values.toggle(id) != nil else { throw LiveValueError.unknownID(id) }
-                app.values.failed(id, why: "shown stale by request", now: 0)
-            }
-        } catch {
-            problem = error
-        }
-        app.presentValues(now: 0)
-    }
-    if let problem { throw problem }
+    try renderPreview(config, PreviewState(screen: name, values: values, stale: stale), width: width, height: height, rotation: rotation,
+                      assets: assets, to: path)
 }
 
 /// One frame of `config`'s home screen at rest through a headless output, written as a PNG.

@@ -8,20 +8,11 @@ import Raster
 /// `kiosk render --layout` writes it, `kiosk check-config --size` warns from it.
 public enum LayoutProbe {
     /// Screen `name` of `config` drawn at rest on a panel of `width` x `height` turned by
-    /// `rotation`, into a throwaway frame, reporting as it draws. Sizes are in the unrotated
-    /// screen (the layout's own space).
+    /// `rotation`, as `kiosk render` draws it (`renderPreview`: the device's app, a sub-screen
+    /// with its back button), reporting as it draws. Sizes are in the unrotated screen.
     public static func report(_ config: KioskConfig, screen name: String, width: Int, height: Int, rotation: DisplayRotation,
                               assets: LoadedAssets) throws -> LayoutReport {
-        guard let screenConfig = config.screen(named: name) else { throw LayoutProbeError("no screen named \(name)") }
-        let logical = rotation.logicalSize(forPanel: Size(width: Double(width), height: Double(height)))
-        let w = Int(logical.width), h = Int(logical.height)
-        let report = LayoutReport(screen: name, width: w, height: h)
-        let resources = ScreenResources(theme: config.theme, assets: assets, width: w, height: h)
-        resources.layoutReport = report
-        let screen = try ScreenFactory.make(screenConfig, resources: resources, showsBack: name != config.home)
-        let frame = try PixelBuffer(width: w, height: h)
-        _ = screen.draw(on: Canvas(frame), full: true)
-        return report
+        try renderPreview(config, PreviewState(screen: name), width: width, height: height, rotation: rotation, assets: assets, to: nil)
     }
 
     /// Warnings for every label that is shortened, every pair of overlapping items, every item

@@ -282,7 +282,11 @@ public final class Runtime {
         if !children.hasDisplayOwner { frames.drawIfDue() }
         mqtt.update(config: app.config, generation: app.generation) { mqttState(now: now) }
         reports.updateMetrics(path: settings.metricsFile, now: now) { metrics }
-        let dues = [app.nextDeadline, reports.nextWrite, power.nextDeadline, probes.nextDeadline(panelOff: valuesPaused), dbus?.nextDeadline]
+        // A screenshot put off for icons is taken when its wait is over, frame or no frame.
+        if let since = screenshotPutOffAt, now - since > Self.screenshotIconWait { screenshot() }
+        let screenshotDue = screenshotPutOffAt.map { $0 + Self.screenshotIconWait + 0.01 }
+        let dues = [app.nextDeadline, reports.nextWrite, power.nextDeadline, probes.nextDeadline(panelOff: valuesPaused), dbus?.nextDeadline,
+                    screenshotDue]
         if let due = dues.compactMap({ $0 }).min() {
             deadlineTimer.arm(after: due - now)
         } else {
@@ -563,11 +567,13 @@ public final class Runtime {
             return
         }
         // A screenshot shows the screen whole: icons still being rendered off the loop are
-        // waited for (the frame that shows the last of them takes it, `frameShown`).
+        // waited for (the frame that shows the last of them takes it, `frameShown`; past the
+        // wait, the pass whose deadline it armed).
         if app.lastFrameLacksIcons {
             if screenshotPutOffAt == nil { screenshotPutOffAt = options.clock() }
             if options.clock() - screenshotPutOffAt! <= Self.screenshotIconWait {
                 Log.info("screenshot to \(path) put off until \(app.iconRendersPending) icon(s) being rendered are drawn")
+                frames.requestPass()
                 return
             }
         }

@@ -41,6 +41,8 @@ final class ValueProbes {
         var deadline: Double
         var timeout: Double
         var timedOut = false
+        /// Its value or toggle is gone (a reload dropped it): killed, and what it gave is not used.
+        var orphaned = false
         var errorPipe: OwnedDescriptor?
         /// The end of what it wrote to standard error (at most `errorCap` bytes).
         var errors: [UInt8] = []
@@ -116,6 +118,12 @@ final class ValueProbes {
         due = due.filter { shownIDs.contains($0.key) && isRead($0.key) }
         for (pid, job) in jobs where !job.timedOut && job.deadline <= now {
             jobs[pid]?.timedOut = true
+            children.kill(probe: pid)
+        }
+        // A reading whose value a reload dropped (or made `api = true`) ends now, with its group,
+        // not at its timeout; a switch is left to finish what it does.
+        for (pid, job) in jobs where !job.orphaned && (job.kind == .value || job.kind == .state) && !isRead(job.id) {
+            jobs[pid]?.orphaned = true
             children.kill(probe: pid)
         }
         guard !panelOff else { return }
@@ -243,6 +251,7 @@ final class ValueProbes {
             guard let job = jobs.removeValue(forKey: pid) else { continue }
             if let fd = job.pipe { loop.unwatch(fd.rawValue) }
             if let fd = job.errorPipe { loop.unwatch(fd.rawValue) }
+            if job.orphaned { continue }
             let said = Self.lastErrorLine(job.errors)
             var failure: String?
             if job.timedOut {

@@ -1,0 +1,90 @@
+import DRMOutput
+import Geometry
+import LayoutCore
+@testable import Kiosk
+@testable import KioskConfiguration
+import MenuScreens
+import Raster
+import Testing
+
+/// The preview is the device: `kiosk render` (`renderPreview`) of a sub-screen, a selection or a
+/// locked screen's keypad draws exactly the frame the app draws when a person brings it there
+/// with the knob, and its layout report comes from that same drawing.
+@Suite struct PreviewTests {
+    /// The app driven as the person at the panel does: `inputs` each followed by a second of
+    /// frames at 60 Hz, then the frame at rest.
+    static func frameReached(_ config: KioskConfig, by inputs: [MenuInput], width: Int = 800, height: Int = 480) throws -> PixelBuffer {
+        let app = try KioskApp(config: config, width: width, height: height, now: 0)
+        let frame = try PixelBuffer(width: width, height: height)
+        let canvas = Canvas(frame)
+        var now = 0.0
+        func frames(_ seconds: Double) {
+            let end = now + seconds
+            while now < end {
+                _ = app.advance(now: now)
+                canvas.resetClip()
+                _ = app.draw(on: canvas, full: false)
+                app.frameTaken()
+                now += 1.0 / 60
+            }
+        }
+        frames(0.5)
+        for input in inputs {
+            app.handle(input, now: now)
+            frames(1.0)
+        }
+        _ = app.draw(on: canvas, full: true)
+        // As a screenshot has it: through the PNG a preview is written as.
+        let scratch = ScratchDirectory()
+        try PNGCodec.write(frame, to: scratch.path + "/device.png")
+        return try PNGCodec.read(path: scratch.path + "/device.png")
+    }
+
+    static func preview(_ config: KioskConfig, _ state: PreviewState, width: Int = 800, height: Int = 480) throws -> (PixelBuffer, LayoutReport) {
+        let scratch = ScratchDirectory()
+        let path = scratch.path + "/preview.png"
+        let report = try renderPreview(config, state, width: width, height: height, rotation: .none, to: path)
+        return (try PNGCodec.read(path: path), report)
+    }
+
+    static func expectSame(_ preview: PixelBuffer, _ device: PixelBuffer, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard !preview.hasSamePixels(as: device) else { return }
+        let base = "/tmp/kiosk-preview-" + String(what.filter { $0.isLetter || $0.isNumber })
+        try? PNGCodec.write(preview, to: base + ".preview.png")
+        try? PNGCodec.write(device, to: base + ".device.png")
+        let message = "\(what): the preview differs from the device within \(preview.differingBounds(from: device)) "
+            + "(\(base).preview.png, \(base).device.png)"
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    }
+
+    /// A sub-screen is drawn opened above home, its back button and all, as a press opens it:
+    /// it used to be drawn as if it were home (no back button).
+    @Test func aSubScreenIsDrawnAsThePanelShowsIt() throws {
+        let config = KeypadTests.config(lock: LockConfig())
+        var open = config
+        open.screens[1].pinHash = nil
+        let (preview, report) = try Self.preview(open, PreviewState(screen: "admin"))
+        Self.expectSame(preview, try Self.frameReached(open, by: [.command(.select, count: 1)]), "the admin screen")
+        let asHome = try Self.preview({ var c = open; c.home = "admin"; return c }(), PreviewState(screen: "admin"))
+        #expect(!preview.hasSamePixels(as: asHome.0), "drawn as home: no back button")
+        // The layout is that drawing's: the title as drawn beside the back button.
+        #expect(report.title?.text == "Admin")
+    }
+
+    /// `--select N`: item N selected, as the knob turned N detents leaves it.
+    @Test func aSelectionIsDrawnAsTheKnobLeavesIt() throws {
+        let config = try #require(ConfigReader(path: ConfigPaths.example).check().config)
+        let (preview, report) = try Self.preview(config, PreviewState(screen: config.home, selection: 2))
+        Self.expectSame(preview, try Self.frameReached(config, by: [.command(.next, count: 2)]), "item 2 selected")
+        #expect(report.items.filter(\.selected).map(\.index) == [2])
+        #expect(throws: PreviewError.self) { try Self.preview(config, PreviewState(screen: config.home, selection: 99)) }
+    }
+
+    /// `--keypad`: the keypad a locked screen puts up, as selecting the item that opens it does.
+    @Test func aLockedScreensKeypadIsDrawnAsThePanelShowsIt() throws {
+        let config = KeypadTests.config()
+        let (preview, _) = try Self.preview(config, PreviewState(screen: "admin", keypad: true))
+        Self.expectSame(preview, try Self.frameReached(config, by: [.command(.select, count: 1)]), "the admin screen's keypad")
+        #expect(throws: PreviewError.self) { try Self.preview(config, PreviewState(screen: "main", keypad: true)) }
+    }
+}
