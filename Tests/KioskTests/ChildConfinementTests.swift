@@ -26,6 +26,11 @@ import Testing
         "/var/lib": [.init(name: "kiosk", isDirectory: true, isSymlink: false), .init(name: "dpkg", isDirectory: true, isSymlink: false)],
     ]
 
+    /// Whether probe `pid` of `children` ended (reaped) within the tests' patience.
+    static func ended(_ pid: pid_t, _ children: ChildProcesses) -> Bool {
+        waitUntil { _ = children.reap(); return children.takeProbeEnds()[pid] != nil }
+    }
+
     /// Everything beside the kept folders and their ancestors is allowed; the kept folders, their
     /// ancestors and every symbolic link are not; a folder kept beneath another counts once, and
     /// a shared scratch folder (/tmp) is never kept.
@@ -82,7 +87,7 @@ import Testing
             echo ok > \(free)/beside; echo "beside $?" >> \(free)/log
             """
         let pid = try children.startProbe(Command(argv: ["/bin/sh", "-c", script]), output: nil)
-        #expect(waitUntil { _ = children.reap(); return children.takeProbeEnds()[pid] != nil })
+        #expect(Self.ended(pid, children))
         let log = (try? String(contentsOfFile: free + "/log", encoding: .utf8)) ?? ""
         let codes = Dictionary(uniqueKeysWithValues: log.split(separator: "\n").compactMap { line -> (String, String)? in
             let parts = line.split(separator: " ")
@@ -105,15 +110,10 @@ import Testing
         let scratch = ScratchDirectory()
         let config = scratch.write("kiosk.toml", "pin = \"$6$hash\"\n")
         scratch.write("beside.txt", "beside\n")
-        let out = scratch.path + "/out"
-        let kept = scratch.path + "/kept"
+        // (The scratch folder removes them with itself.)
+        let (out, kept) = (scratch.path + "/out", scratch.path + "/kept")
         mkdir(out, 0o755)
         mkdir(kept, 0o755)
-        defer {
-            for name in (try? Directory.names(in: out)) ?? [] { unlink(out + "/" + name) }
-            rmdir(out)
-            rmdir(kept)
-        }
         let script = scratch.write("probe.sh", """
             #!/bin/sh
             cat \(config) > \(out)/config 2>/dev/null; echo "config $?" >> \(out)/log
@@ -122,7 +122,7 @@ import Testing
         let children = ChildProcesses()
         children.keepOut(of: [kept], hiding: [config])
         let pid = try children.startProbe(Command(argv: [script]), output: nil)
-        #expect(waitUntil { _ = children.reap(); return children.takeProbeEnds()[pid] != nil })
+        #expect(Self.ended(pid, children))
         let log = (try? String(contentsOfFile: out + "/log", encoding: .utf8)) ?? ""
         #expect(log.contains("config 1"), "the hidden config was read: \(log)")
         #expect(log.contains("beside 0"), "the file beside it was not: \(log)")
@@ -135,24 +135,19 @@ import Testing
     @Test(.enabled(if: (Landlock.abi ?? 0) >= 6, "the kernel's Landlock cannot scope signals"))
     func aLaunchedProgramCannotSignalTheKiosk() throws {
         let scratch = ScratchDirectory()
-        let out = scratch.path + "/out"
-        let kept = scratch.path + "/kept"
+        // (The scratch folder removes them with itself.)
+        let (out, kept) = (scratch.path + "/out", scratch.path + "/kept")
         mkdir(out, 0o755)
         mkdir(kept, 0o755)
-        defer {
-            unlink(out + "/log")
-            rmdir(out)
-            rmdir(kept)
-        }
         let children = ChildProcesses()
         children.keepOut(of: [kept])
         let probe = try children.startProbe(Command(argv: ["/bin/sh", "-c", "kill -0 \(getpid()) 2>/dev/null; echo \"signal $?\" > \(out)/log"]),
                                             output: nil)
-        #expect(waitUntil { _ = children.reap(); return children.takeProbeEnds()[probe] != nil })
+        #expect(Self.ended(probe, children))
         #expect((try? String(contentsOfFile: out + "/log", encoding: .utf8)) == "signal 1\n")
         let sleeper = try children.startProbe(Command(argv: ["/bin/sleep", "1000"]), output: nil)
         children.kill(probe: sleeper)
-        #expect(waitUntil { _ = children.reap(); return children.takeProbeEnds()[sleeper] != nil })
+        #expect(Self.ended(sleeper, children))
     }
 
     /// The runtime keeps the status file's folder (and `keptFromChildren`) from what its items

@@ -23,7 +23,7 @@ import Testing
             output += buffer[..<n]
         }
         close(fds[0])
-        #expect(waitUntil { _ = children.reap(); return children.takeProbeEnds()[pid] != nil })
+        #expect(ChildConfinementTests.ended(pid, children))
         return String(decoding: output, as: UTF8.self)
     }
 
@@ -70,7 +70,7 @@ import Testing
         close(fds[0])
         let sleeper = try #require(pid_t(String(decoding: buffer[..<max(n, 0)], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
         children.kill(probe: pid)
-        #expect(waitUntil { _ = children.reap(); return children.takeProbeEnds()[pid] != nil })
+        #expect(ChildConfinementTests.ended(pid, children))
         #expect(waitUntil { ended(sleeper) }, "the timed-out probe's child \(sleeper) survived")
         if !ended(sleeper) { kill(sleeper, SIGKILL) }
     }

@@ -212,19 +212,16 @@ import Testing
         #expect(status.status?.controlAPI == .ready)
     }
 
-    /// `kiosk ctl`'s client, on a thread of its own (its call waits; the kiosk's loop must turn).
-    @Test func controlClientCallsAndReadsTheState() throws {
-        let daemon = try Daemon()
-        let k = try Running(bus: daemon.address)
-        try k.turn { k.runtime.controlAPI == .ready }
+    /// `requests` sent one after the other by `kiosk ctl`'s client on a thread of its own (its
+    /// call waits; the kiosk's loop must turn meanwhile), each one's outcome.
+    static func send(_ requests: [ControlRequest], over address: String, to k: Running) throws -> [Result<ControlReply, ControlClientError>] {
         final class Outcome: @unchecked Sendable {
             var results: [Result<ControlReply, ControlClientError>] = []
             var done = false
         }
         let outcome = Outcome()
-        let address = daemon.address
         let thread = Thread {
-            for request: ControlRequest in [.showScreen("pumps"), .setValue(id: "pressure", text: "2"), .state, .showScreen("nope")] {
+            for request in requests {
                 do throws(ControlClientError) {
                     outcome.results.append(.success(try ControlClient(address: address, timeout: Patience.seconds).send(request)))
                 } catch {
@@ -235,15 +232,24 @@ import Testing
         }
         thread.start()
         try k.turn { outcome.done }
-        try #require(outcome.results.count == 4)
-        #expect(outcome.results[0] == .success(.done))
-        guard case .success(.state(let s)) = outcome.results[2] else {
-            Issue.record("no state: \(outcome.results[2])")
+        return outcome.results
+    }
+
+    @Test func controlClientCallsAndReadsTheState() throws {
+        let daemon = try Daemon()
+        let k = try Running(bus: daemon.address)
+        try k.turn { k.runtime.controlAPI == .ready }
+        let results = try Self.send([.showScreen("pumps"), .setValue(id: "pressure", text: "2"), .state, .showScreen("nope")],
+                                    over: daemon.address, to: k)
+        try #require(results.count == 4)
+        #expect(results[0] == .success(.done))
+        guard case .success(.state(let s)) = results[2] else {
+            Issue.record("no state: \(results[2])")
             return
         }
         #expect(s.screen == "pumps" && s.displayOn && s.generation == 1)
         #expect(s.values.map(\.text) == ["2.0 bar"])
-        #expect(outcome.results[3] == .failure(.refused("UnknownScreen", "no screen named \"nope\"; the screens are: main, pumps")))
+        #expect(results[3] == .failure(.refused("UnknownScreen", "no screen named \"nope\"; the screens are: main, pumps")))
     }
 
     /// A 20 MB argument is measured where it lies in the message and refused by its length; it
@@ -253,28 +259,11 @@ import Testing
         let daemon = try Daemon()
         let k = try Running(bus: daemon.address)
         try k.turn { k.runtime.controlAPI == .ready }
-        final class Outcome: @unchecked Sendable {
-            var results: [Result<ControlReply, ControlClientError>] = []
-            var done = false
-        }
-        let outcome = Outcome()
-        let address = daemon.address
-        let thread = Thread {
-            for request: ControlRequest in [.setValue(id: "pressure", text: String(repeating: "9", count: 20_000_000)),
-                                            .setValue(id: "pressure", text: "3")] {
-                do throws(ControlClientError) {
-                    outcome.results.append(.success(try ControlClient(address: address, timeout: Patience.seconds).send(request)))
-                } catch {
-                    outcome.results.append(.failure(error))
-                }
-            }
-            outcome.done = true
-        }
-        thread.start()
-        try k.turn { outcome.done }
-        try #require(outcome.results.count == 2)
-        #expect(outcome.results[0] == .failure(.refused("InvalidArgs", "the value has 20000000 bytes; no argument of this API takes more than 65536")))
-        #expect(outcome.results[1] == .success(.done))
+        let results = try Self.send([.setValue(id: "pressure", text: String(repeating: "9", count: 20_000_000)), .setValue(id: "pressure", text: "3")],
+                                    over: daemon.address, to: k)
+        try #require(results.count == 2)
+        #expect(results[0] == .failure(.refused("InvalidArgs", "the value has 20000000 bytes; no argument of this API takes more than 65536")))
+        #expect(results[1] == .success(.done))
     }
 
     @Test func aFloodOfCallsIsAnsweredWhileFramesGoOn() throws {
