@@ -332,10 +332,9 @@ public final class Runtime {
             if options.seat != nil { frames.requestPass() }
         }
         if let limit = options.exitAfterShownFrames, count >= limit { loop.stop() }
-        if let since = screenshotPutOffAt, !app.lastFrameLacksIcons || options.clock() - since > Self.screenshotIconWait {
-            screenshotPutOffAt = nil
-            screenshot()
-        }
+        // A screenshot put off: this frame may be the one it waits for (it puts itself off
+        // again if not, its wait still counted from the request).
+        if screenshotPutOffAt != nil { screenshot() }
     }
 
     /// Longest a screenshot waits for icons being rendered; past it, it shows the screen as it is.
@@ -562,17 +561,22 @@ public final class Runtime {
     private func screenshot() {
         let path = settings.screenshotFile
         // Before the first frame the panel holds no picture of the menu: a file would be black.
-        guard frames.shown > 0 else {
+        guard frames.presented > 0 else {
             Log.warning("screenshot to \(path) not taken: no frame yet")
             return
         }
-        // A screenshot shows the screen whole: icons still being rendered off the loop are
-        // waited for (the frame that shows the last of them takes it, `frameShown`; past the
-        // wait, the pass whose deadline it armed).
-        if app.lastFrameLacksIcons {
-            if screenshotPutOffAt == nil { screenshotPutOffAt = options.clock() }
-            if options.clock() - screenshotPutOffAt! <= Self.screenshotIconWait {
-                Log.info("screenshot to \(path) put off until \(app.iconRendersPending) icon(s) being rendered are drawn")
+        // A screenshot shows the screen whole: the first frame, drawn but not on screen yet (a
+        // SIGUSR1 right at start), and icons still being rendered off the loop are waited for
+        // (the frame that shows the last of them takes it, `frameShown`; past the wait, the pass
+        // whose deadline it armed).
+        if frames.shown == 0 || app.lastFrameLacksIcons {
+            let now = options.clock()
+            if screenshotPutOffAt == nil {
+                screenshotPutOffAt = now
+                Log.info("screenshot to \(path) put off until " + (frames.shown == 0 ? "the first frame is on screen"
+                    : "\(app.iconRendersPending) icon(s) being rendered are drawn"))
+            }
+            if let since = screenshotPutOffAt, now - since <= Self.screenshotIconWait {
                 frames.requestPass()
                 return
             }
