@@ -11,10 +11,22 @@ public struct ConfigCheck: Sendable {
     /// the bytes did not come from a file.
     public var source: String? = nil
 
+    /// Where the text's values are, once it parsed: places problems found later by key path.
+    var locator: SourceLocator? = nil
+
     public var isValid: Bool { config != nil }
 
     /// One problem per line, as `kiosk check-config` prints them.
     public var report: String { problems.map(\.description).joined(separator: "\n") }
+
+    /// `problem`, found after the check by key path alone (a layout at a panel size:
+    /// `check-config --size`), with the line and column of the value it names when the file has it.
+    public func located(_ problem: ConfigProblem) -> ConfigProblem {
+        guard problem.location.line == nil, let locator else { return problem }
+        var placed = problem
+        placed.location = locator.location(of: problem.location.keyPath)
+        return placed
+    }
 }
 
 /// The config reader: reads, decodes and validates the config at `path`, and decodes the font and
@@ -189,6 +201,7 @@ extension ConfigCheck {
         }
         let ordered = problems.inReadingOrder()
         self.init(config: ordered.hasErrors ? nil : config, problems: ordered)
+        locator = decoded.locator
     }
 }
 

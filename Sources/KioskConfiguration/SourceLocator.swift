@@ -4,7 +4,7 @@ import TOML
 /// out-of-range values, missing files) say `kiosk.toml:42:13:` as well as
 /// `screens.main.items[3].command:`. Every TOML value carries its position, so this is a walk down
 /// the tree, not a re-reading of the text.
-struct SourceLocator {
+struct SourceLocator: Sendable {
     let root: TOMLTable
 
     /// The value's line and column when `path` names a value in the file; otherwise (a missing

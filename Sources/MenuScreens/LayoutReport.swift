@@ -12,6 +12,16 @@ public final class LayoutReport {
         public var text: String
         /// Where the title's text is drawn.
         public var rect: Rect
+        public var fontSize: Double
+        public var shortened: Bool
+    }
+
+    /// A list's section header: its band across the list, the text's size, whether it was shortened.
+    public struct Header: Equatable, Sendable {
+        public var section: Int
+        public var text: String
+        public var rect: Rect
+        public var fontSize: Double
         public var shortened: Bool
     }
 
@@ -26,6 +36,8 @@ public final class LayoutReport {
         public var fontSize: Double
         public var shortened: Bool
         public var selected: Bool
+        /// A list's column (0 is the reading start's); nil on the other styles.
+        public var column: Int? = nil
     }
 
     /// The free side of an arc (`SidePanel`): the selected item's label there and its description's lines.
@@ -53,6 +65,9 @@ public final class LayoutReport {
     public let width: Int
     public let height: Int
     public internal(set) var title: Title?
+    /// The back button in the header (a screen opened from another), or nil.
+    public internal(set) var back: Rect?
+    public internal(set) var headers: [Header] = []
     public internal(set) var items: [Item] = []
     public internal(set) var panel: Panel?
     public internal(set) var hub: [HubLabel] = []
@@ -115,7 +130,9 @@ public final class LayoutReport {
 
     // MARK: JSON
 
-    /// `{"screen", "size", "title", "panel", "hub", "items"}` (panel and hub when there is one), rectangles as [x, y, w, h] in the unrotated screen.
+    /// `{"screen", "size", "title", "back", "headers", "panel", "hub", "items"}` (headers, panel and
+    /// hub when there are any; an item's `column` on a list), rectangles as [x, y, w, h] in the
+    /// unrotated screen.
     /// Strings are written as TOML basic strings, whose escapes are all JSON's (as `StatusValue` does).
     public var json: String {
         func num(_ v: Double) -> String {
@@ -125,9 +142,19 @@ public final class LayoutReport {
         func rect(_ r: Rect) -> String { "[\(num(r.minX)), \(num(r.minY)), \(num(r.width)), \(num(r.height))]" }
         var out = "{\n  \"screen\": \(TOMLSyntax.quoted(screen)),\n  \"size\": [\(width), \(height)],\n  \"title\": "
         if let title {
-            out += "{\"text\": \(TOMLSyntax.quoted(LiveLabel.plain(title.text))), \"rect\": \(rect(title.rect)), \"shortened\": \(title.shortened)}"
+            out += "{\"text\": \(TOMLSyntax.quoted(LiveLabel.plain(title.text))), \"rect\": \(rect(title.rect)), "
+            out += "\"font_size\": \(num(title.fontSize)), \"shortened\": \(title.shortened)}"
         } else {
             out += "null"
+        }
+        out += ",\n  \"back\": " + (back.map(rect) ?? "null")
+        if !headers.isEmpty {
+            out += ",\n  \"headers\": ["
+            out += headers.map {
+                "{\"section\": \($0.section), \"text\": \(TOMLSyntax.quoted(LiveLabel.plain($0.text))), \"rect\": \(rect($0.rect)), "
+                    + "\"font_size\": \(num($0.fontSize)), \"shortened\": \($0.shortened)}"
+            }.joined(separator: ", ")
+            out += "]"
         }
         if let panel {
             out += ",\n  \"panel\": {\"label\": \(TOMLSyntax.quoted(LiveLabel.plain(panel.label))), \"rect\": \(rect(panel.rect)), "
@@ -146,7 +173,7 @@ public final class LayoutReport {
             out += n == 0 ? "\n" : ",\n"
             out += "    {\"index\": \(item.index), \"label\": \(TOMLSyntax.quoted(LiveLabel.plain(item.label))), \"rect\": \(rect(item.rect)), "
             out += "\"text_rect\": \(rect(item.textRect)), \"font_size\": \(num(item.fontSize)), "
-            out += "\"shortened\": \(item.shortened), \"selected\": \(item.selected)}"
+            out += "\"shortened\": \(item.shortened), \"selected\": \(item.selected)" + (item.column.map { ", \"column\": \($0)" } ?? "") + "}"
         }
         out += items.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
         return out

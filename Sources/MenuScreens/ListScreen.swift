@@ -93,6 +93,11 @@ public struct ListShape: MenuShape {
                             at: Point(x: rtl ? frame.maxX - rowHeight * 0.2 : frame.minX + rowHeight * 0.2, y: baseline),
                             color: theme.title, alignment: rtl ? .right : .left,
                             maxWidth: frame.width - rowHeight * 0.4, direction: direction, cache: resources.labels)
+            if viewport.contains(frame) {
+                // drawText keeps the size and shortens what does not fit with an ellipsis.
+                resources.layoutReport?.headers.append(.init(section: header.section, text: title, rect: frame, fontSize: headerSize,
+                                                             shortened: resources.font.measure(title, size: headerSize) > frame.width - rowHeight * 0.4))
+            }
         }
         let separatorInset = rowHeight * 0.2
         let pressedRow: Int? = if case .item(let i)? = controller.motion.pressed { i } else { nil }
@@ -103,7 +108,7 @@ public struct ListShape: MenuShape {
             let item = items[i]
             resources.drawRow(on: canvas, frame: frame, corners: row.position.roundedCorners, label: item.label, icon: item.icon,
                               state: .normal, textSize: textSize, reading: reading, iconColumn: iconColumn,
-                              index: viewport.contains(frame) ? i : nil, selected: i == controller.focus)
+                              index: viewport.contains(frame) ? i : nil, selected: i == controller.focus, column: row.column)
             if row.position == .middle || row.position == .bottom {
                 // A hairline between rows of one run, as grouped lists have.
                 canvas.fill(Rect(x: frame.minX + separatorInset, y: frame.minY, width: frame.width - 2 * separatorInset, height: 1),

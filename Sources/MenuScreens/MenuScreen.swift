@@ -162,6 +162,7 @@ public final class ScreenResources {
                             at: Point(x: b.midX, y: b.midY + (metrics.ascent - metrics.descent) * 0.4),
                             color: plate.text, alignment: .center, maxWidth: b.width - 8, direction: screenDirection)
             if reading == .rightToLeft { end = b.minX - headerHeight * 0.3 } else { start = b.maxX + headerHeight * 0.3 }
+            layoutReport?.back = b
         }
         if let title, !title.isEmpty {
             let direction = font.direction(of: title, otherwise: screenDirection)
@@ -171,7 +172,7 @@ public final class ScreenResources {
             canvas.drawText(fitted.text, font: font, size: fitted.size, at: Point(x: x, y: baseline), color: theme.title,
                             direction: direction)
             layoutReport?.title = .init(text: title, rect: LayoutReport.textRect(of: fitted, at: Point(x: x, y: baseline), font: font),
-                                        shortened: fitted.shortened)
+                                        fontSize: fitted.size, shortened: fitted.shortened)
         }
     }
 
@@ -180,10 +181,10 @@ public final class ScreenResources {
     /// A landscape row puts the icon left of the label; a `tile` (a horizontal arc's) stacks the
     /// icon over a label sized to fit the tile's width. `iconColumn`: the screen has icons, so
     /// every row keeps their column and labels start in line. `index` (nil: a row only partly
-    /// shown) and `selected` (default: the state says) are for the layout report.
+    /// shown), `selected` (default: the state says) and a list's `column` are for the layout report.
     public func drawRow(on canvas: Canvas, frame r: Rect, corners: Corners = .all, label: String, icon: String?,
                         state: PlateState, textSize: Double, transform: AffineTransform = .identity, reading: ReadingDirection = .leftToRight,
-                        iconColumn: Bool = false, tile: Bool = false, index: Int? = nil, selected: Bool? = nil) {
+                        iconColumn: Bool = false, tile: Bool = false, index: Int? = nil, selected: Bool? = nil, column: Int? = nil) {
         let radius = theme.cornerRadius * min(r.height, r.width)
         let rounded = RoundedRect(rect: r, radius: radius, corners: corners)
         let colors = theme.plateColors(state)
@@ -202,7 +203,8 @@ public final class ScreenResources {
         if let report = layoutReport, let index {
             report.items.append(.init(index: index, label: label, rect: r,
                                       textRect: LayoutReport.textRect(of: text.fitted, at: text.origin, font: font),
-                                      fontSize: text.fitted.size, shortened: text.fitted.shortened, selected: selected ?? (state == .selected)))
+                                      fontSize: text.fitted.size, shortened: text.fitted.shortened, selected: selected ?? (state == .selected),
+                                      column: column))
         }
     }
 

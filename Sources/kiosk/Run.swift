@@ -77,7 +77,7 @@ struct CheckConfig: ParsableCommand {
             let mode = config.display.mode.map { PanelSize(width: $0.width, height: $0.height) }
             var panels = [mode ?? PanelSize(width: 800, height: 480)]
             if !sizes.isEmpty { panels = try sizes.map { size throws(PanelSizeError) in try PanelSize(parsing: size) } }
-            problems += LayoutProbe.warnings(config, file: file, panels: panels, assets: assets)
+            problems += LayoutProbe.warnings(config, file: file, panels: panels, assets: assets).map(check.located)
         }
         for p in problems { Log.plain(p.description) }
         if check.isValid {

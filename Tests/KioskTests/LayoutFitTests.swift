@@ -209,6 +209,35 @@ import Text
         #expect(items.contains { $0["label"] as? String == "Café \"crème\"" })
     }
 
+    /// `check-config --size` places its warnings in the file, as the reader's own: line and column.
+    @Test func checkConfigSizeWarningsCarryTheirLine() throws {
+        let scratch = ScratchDirectory()
+        let path = scratch.write("k.toml", """
+            home = "main"
+
+            [screens.main]
+            style = "list"
+            title = "Main"
+
+            [[screens.main.sections]]
+            [[screens.main.sections.items]]
+            label = "Tea"
+            action = "back"
+
+            [[screens.main.sections.items]]
+            label = "\(String(repeating: "Very long label ", count: 20))"
+            action = "back"
+            """)
+        let loaded = LoadedConfig.load(using: ConfigReader(path: path, displayName: "k.toml"))
+        let config = try #require(loaded.check.config, "\(loaded.check.report)")
+        let assets = try #require(loaded.assets)
+        let warnings = LayoutProbe.warnings(config, file: "k.toml", panels: [PanelSize(width: 480, height: 800)], assets: assets)
+            .map(loaded.check.located)
+        let long = try #require(warnings.first { $0.description.contains("Very long") }, "\(warnings.map(\.description))")
+        #expect([12, 13].contains(long.location.line), "\(long.description)")
+        #expect(long.description.hasPrefix("k.toml:1"), "\(long.description)")
+    }
+
     @Test func checkConfigSizeWarnsNamingTheKeyPath() throws {
         let list = ScreenConfig(name: "settings", title: "Settings", layout: .list(ListStyle(columns: 2, rowHeight: 0.1)),
                                 sections: [MenuSection(items: ScreenFixtures.items(["Wi-Fi"])),

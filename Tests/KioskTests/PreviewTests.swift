@@ -1,4 +1,5 @@
 import DRMOutput
+import Foundation
 import Geometry
 import LayoutCore
 @testable import Kiosk
@@ -86,5 +87,30 @@ import Testing
         let (preview, _) = try Self.preview(config, PreviewState(screen: "admin", keypad: true))
         Self.expectSame(preview, try Self.frameReached(config, by: [.command(.select, count: 1)]), "the admin screen's keypad")
         #expect(throws: PreviewError.self) { try Self.preview(config, PreviewState(screen: "main", keypad: true)) }
+    }
+
+    /// `--layout` lists what that drawing drew: the back button, a list's section headers with
+    /// their size, each row's column, the title's size; and it parses as JSON.
+    @Test func theLayoutListsTheBackButtonHeadersAndColumns() throws {
+        let list = ScreenConfig(name: "settings", title: "Settings", layout: .list(ListStyle(columns: 2)),
+                                sections: [MenuSection(title: "Network", items: [MenuItem(label: "Wi-Fi", action: .back), MenuItem(label: "Ethernet", action: .back)]),
+                                           MenuSection(title: "Sound", items: [MenuItem(label: "Volume", action: .back)])])
+        let main = ScreenConfig(name: "main", title: "Home", layout: .list(ListStyle()),
+                                sections: [MenuSection(items: [MenuItem(label: "Settings", action: .screen("settings"))])])
+        let config = KioskConfig(home: "main", screens: [main, list])
+        let (_, report) = try Self.preview(config, PreviewState(screen: "settings"), width: 1280, height: 800)
+        let back = try #require(report.back, "no back button reported")
+        let title = try #require(report.title)
+        #expect(back.maxX < title.rect.minX, "the title starts after the back button: \(back) \(title.rect)")
+        #expect(report.headers.map(\.text) == ["Network", "Sound"])
+        #expect(report.headers.allSatisfy { $0.fontSize > 0 && !$0.shortened && $0.fontSize <= title.fontSize })
+        #expect(report.items.count == 3 && report.items.allSatisfy { $0.column != nil })
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any], "\(report.json)")
+        #expect((json["back"] as? [Double])?.count == 4)
+        #expect((json["headers"] as? [[String: Any]])?.map { $0["text"] as? String } == ["Network", "Sound"])
+        #expect((json["title"] as? [String: Any])?["font_size"] as? Double != nil)
+        #expect((json["items"] as? [[String: Any]])?.allSatisfy { $0["column"] is Int } == true)
+        let (_, home) = try Self.preview(config, PreviewState(screen: "main"))
+        #expect(home.back == nil && home.json.contains("\"back\": null"))
     }
 }
