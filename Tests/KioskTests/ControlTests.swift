@@ -439,16 +439,20 @@ import TestSupport
             runtime = try Runtime(app: app, output: output, signals: try SignalSource(Runtime.handledSignals), config: nil,
                                   options: Runtime.Options(clock: clock.read), startup: StartupTimeline())
             try runtime.start()
-            try turn { output.presentedFrames > 0 }
+            // Each key only once the menu is at rest again: a starved run (aarch64 under qemu-user)
+            // may take many passes to settle, and a key during the motion lands elsewhere.
+            try turn { output.presentedFrames > 0 && !app.currentScreen.isMoving }
             try press(KeyCode.down, times: 3)
+            try turn { app.currentScreen.selectedIndex == 3 && !app.currentScreen.isMoving }
             try press(KeyCode.enter)
-            try turn { app.currentScreen.config.name == Keypad.name(for: "admin") }
+            try turn { app.currentScreen.config.name == Keypad.name(for: "admin") && !app.currentScreen.isMoving }
             for key in ControlTests.pin.map(String.init) + ["OK"] {
                 let target = Keypad.labels.firstIndex(of: key)!
                 let delta = target - app.currentScreen.selectedIndex
                 try press(delta > 0 ? KeyCode.down : KeyCode.up, times: abs(delta))
-                try turn { app.currentScreen.selectedIndex == target }
+                try turn { app.currentScreen.selectedIndex == target && !app.currentScreen.isMoving }
                 try press(KeyCode.enter)
+                try turn { !app.currentScreen.isMoving }
             }
             try turn { app.screenNames == ["main", "admin"] }
         }
