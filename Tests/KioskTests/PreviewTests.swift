@@ -14,30 +14,17 @@ import Testing
 @Suite struct PreviewTests {
     /// The app driven as the person at the panel does: `inputs` each followed by a second of
     /// frames at 60 Hz, then the frame at rest.
-    static func frameReached(_ config: KioskConfig, by inputs: [MenuInput], width: Int = 800, height: Int = 480) throws -> PixelBuffer {
-        let app = try KioskApp(config: config, width: width, height: height, now: 0)
-        let frame = try PixelBuffer(width: width, height: height)
-        let canvas = Canvas(frame)
-        var now = 0.0
-        func frames(_ seconds: Double) {
-            let end = now + seconds
-            while now < end {
-                _ = app.advance(now: now)
-                canvas.resetClip()
-                _ = app.draw(on: canvas, full: false)
-                app.frameTaken()
-                now += 1.0 / 60
-            }
-        }
-        frames(0.5)
+    static func frameReached(_ config: KioskConfig, by inputs: [MenuInput]) throws -> PixelBuffer {
+        let h = try KeypadTests.Harness(config)
+        h.run(0.5)
         for input in inputs {
-            app.handle(input, now: now)
-            frames(1.0)
+            h.app.handle(input, now: h.now)
+            h.run(1.0)
         }
-        _ = app.draw(on: canvas, full: true)
+        _ = h.app.draw(on: Canvas(h.frame), full: true)
         // As a screenshot has it: through the PNG a preview is written as.
         let scratch = ScratchDirectory()
-        try PNGCodec.write(frame, to: scratch.path + "/device.png")
+        try PNGCodec.write(h.frame, to: scratch.path + "/device.png")
         return try PNGCodec.read(path: scratch.path + "/device.png")
     }
 

@@ -112,29 +112,28 @@ public struct PreviewState {
 @discardableResult
 public func renderPreview(_ config: KioskConfig, _ state: PreviewState, width: Int, height: Int, rotation: DisplayRotation,
                           assets: LoadedAssets? = nil, to path: String?) throws -> LayoutReport {
-    let output = try HeadlessOutput(panelWidth: width, panelHeight: height, rotation: rotation)
-    let app = try KioskApp(config: config, assets: assets, width: output.logicalWidth, height: output.logicalHeight, now: 0)
-    for (id, text) in state.values {
-        if app.values.toggle(id) != nil {
-            guard case .success(let on) = ValueReading.toggleState(Array(text.utf8)) else {
-                throw LiveValueError.reading(id, "a toggle's state is on or off, not \"\(text)\"")
+    var report: LayoutReport?
+    try renderHeadless(config, width: width, height: height, rotation: rotation, assets: assets, to: path) { app throws in
+        for (id, text) in state.values {
+            if app.values.toggle(id) != nil {
+                guard case .success(let on) = ValueReading.toggleState(Array(text.utf8)) else {
+                    throw LiveValueError.reading(id, "a toggle's state is on or off, not \"\(text)\"")
+                }
+                try app.values.setToggle(id, on: on, now: 0)
+            } else {
+                try app.values.set(id, text: text, now: 0)
             }
-            try app.values.setToggle(id, on: on, now: 0)
-        } else {
-            try app.values.set(id, text: text, now: 0)
         }
+        for id in state.stale {
+            guard app.values.source(id) != nil || app.values.toggle(id) != nil else { throw LiveValueError.unknownID(id) }
+            app.values.failed(id, why: "shown stale by request", now: 0)
+        }
+        let made = LayoutReport(screen: state.screen, width: app.width, height: app.height)
+        try app.preview(screen: state.screen, keypad: state.keypad, selection: state.selection, reportingTo: made)
+        app.presentValues(now: 0)
+        report = made
     }
-    for id in state.stale {
-        guard app.values.source(id) != nil || app.values.toggle(id) != nil else { throw LiveValueError.unknownID(id) }
-        app.values.failed(id, why: "shown stale by request", now: 0)
-    }
-    let report = LayoutReport(screen: state.screen, width: output.logicalWidth, height: output.logicalHeight)
-    try app.preview(screen: state.screen, keypad: state.keypad, selection: state.selection, reportingTo: report)
-    app.presentValues(now: 0)
-    let frame = try PixelBuffer(width: output.logicalWidth, height: output.logicalHeight)
-    output.present(frame, damage: app.draw(on: Canvas(frame), full: true))
-    if let path { try output.writeScreenshot(to: path) }
-    return report
+    return report!
 }
 
 /// Screen `name` of `config` with `values` and `stale`, as `renderPreview` draws it, to the PNG at `path`.
@@ -145,15 +144,16 @@ public func renderScreen(_ config: KioskConfig, name: String, width: Int, height
                       assets: assets, to: path)
 }
 
-/// One frame of `config`'s home screen at rest through a headless output, written as a PNG.
-/// `prepare` may move the app first (a scroll position). Nothing advances: a screen is drawn as
-/// it stands, and no time passes that could report or change anything.
-func renderHeadless(_ config: KioskConfig, width: Int, height: Int, rotation: DisplayRotation, assets: LoadedAssets? = nil, to path: String,
-                    prepare: (KioskApp) -> Void = { _ in }) throws {
+/// One frame of `config`'s home screen at rest through a headless output, written as a PNG to
+/// `path` (nil: drawn only). `prepare` may move the app first (a scroll position, another screen).
+/// Nothing advances: a screen is drawn as it stands, and no time passes that could report or
+/// change anything.
+func renderHeadless(_ config: KioskConfig, width: Int, height: Int, rotation: DisplayRotation, assets: LoadedAssets? = nil, to path: String?,
+                    prepare: (KioskApp) throws -> Void = { _ in }) throws {
     let output = try HeadlessOutput(panelWidth: width, panelHeight: height, rotation: rotation)
     let app = try KioskApp(config: config, assets: assets, width: output.logicalWidth, height: output.logicalHeight, now: 0)
-    prepare(app)
+    try prepare(app)
     let frame = try PixelBuffer(width: output.logicalWidth, height: output.logicalHeight)
     output.present(frame, damage: app.draw(on: Canvas(frame), full: true))
-    try output.writeScreenshot(to: path)
+    if let path { try output.writeScreenshot(to: path) }
 }

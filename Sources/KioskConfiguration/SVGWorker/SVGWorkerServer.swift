@@ -82,14 +82,8 @@ public enum SVGWorkerServer {
         _ = kiosk_setrlimit(kiosk_RLIMIT_CORE, 0)
         _ = kiosk_setrlimit(kiosk_RLIMIT_DATA, dataLimit)
         _ = kiosk_setrlimit(kiosk_RLIMIT_NOFILE, 64)
-        var environment: [String: String] = [:]
-        for entry in Spawn.currentEnvironment {
-            guard let equals = entry.firstIndex(of: "=") else { continue }
-            environment[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
-        }
-        let files = Result { () throws(SystemError) in
-            try ReadOnlyConfinement.restrictCallingThread(readable: ReadOnlyConfinement.readable(environment: environment))
-        }
+        let readable = ReadOnlyConfinement.readable { getenv($0).map { String(cString: $0) } }
+        let files = Result { () throws(SystemError) in try ReadOnlyConfinement.restrictCallingThread(readable: readable) }
         let calls = Result { () throws(SystemError) in try SystemCallFilter.refuseEscapes() }
         return Confinement(files: files, systemCalls: calls)
     }

@@ -97,11 +97,19 @@ public struct LaunchConfinement: Equatable, Sendable {
         // Abstract sockets stay open: a program may need an X server's.
         let ruleset = try Landlock.Ruleset(handling: hiddenFiles.isEmpty ? writes : writes.union(.readFile),
                                            scoped: LandlockScope.all(abi: abi).intersection(.signals))
-        for (path, isDirectory) in writable(listing: Self.entries) {
+        // Both walks start at /: each folder is listed once.
+        var listed: [String: [Entry]?] = [:]
+        func list(_ folder: String) -> [Entry]? {
+            if let known = listed[folder] { return known }
+            let entries = Self.entries(folder)
+            listed[folder] = entries
+            return entries
+        }
+        for (path, isDirectory) in writable(listing: list) {
             try? ruleset.allow(isDirectory ? writes : writes.intersection(.onFiles), beneath: path)
         }
         // A second rule on the same path adds its rights to the first one's.
-        for (path, _) in readable(listing: Self.entries) {
+        for (path, _) in readable(listing: list) {
             try? ruleset.allow(.readFile, beneath: path)
         }
         try ruleset.restrictCallingThread()

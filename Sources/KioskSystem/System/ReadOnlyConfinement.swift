@@ -11,15 +11,15 @@ public enum ReadOnlyConfinement {
     public static let systemFolders = ["/usr", "/etc/fonts", "/etc/ld.so.cache", "/etc/localtime", "/var/cache/fontconfig",
                                        "/proc", "/sys/devices/system/cpu", "/dev/null", "/dev/urandom"]
 
-    /// `systemFolders` and where the environment points fontconfig (its file, its path, its user
-    /// cache), which a test or a custom image may have moved.
-    public static func readable(environment: [String: String]) -> [String] {
+    /// `systemFolders` and where the environment (`environment`: a variable's value) points
+    /// fontconfig (its file, its path, its user cache), which a test or a custom image may have moved.
+    public static func readable(environment: (String) -> String?) -> [String] {
         var folders = systemFolders
-        if let file = environment["FONTCONFIG_FILE"], file.hasPrefix("/") { folders.append(LaunchConfinement.folder(of: file)) }
-        for path in (environment["FONTCONFIG_PATH"] ?? "").split(separator: ":") where path.hasPrefix("/") { folders.append(String(path)) }
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+        if let file = environment("FONTCONFIG_FILE"), file.hasPrefix("/") { folders.append(LaunchConfinement.folder(of: file)) }
+        for path in (environment("FONTCONFIG_PATH") ?? "").split(separator: ":") where path.hasPrefix("/") { folders.append(String(path)) }
+        if let cache = environment("XDG_CACHE_HOME"), cache.hasPrefix("/") {
             folders.append(cache + "/fontconfig")
-        } else if let home = environment["HOME"], home.hasPrefix("/") {
+        } else if let home = environment("HOME"), home.hasPrefix("/") {
             folders.append(home + "/.cache/fontconfig")
         }
         return folders
