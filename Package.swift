@@ -56,7 +56,10 @@ let package = Package(
         // The software rasterizer: buffers, coverage, blending, patterns, text, images, damage.
         .target(
             name: "Raster",
-            dependencies: ["Geometry", "CPNG", "CRsvg", "CSIMDBuiltins", .product(name: "RealModule", package: "swift-numerics")]
+            dependencies: ["Geometry", "CPNG", "CRsvg", "CSIMDBuiltins", .product(name: "RealModule", package: "swift-numerics")],
+            // Optimised in debug builds too: the tests draw thousands of frames (the generated
+            // configs' layouts), and unoptimised blending loops make that ten times slower.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         .testTarget(
             name: "RasterTests",

@@ -201,6 +201,8 @@ struct ConfigDecoder {
         if let c = color(t, "banner") { th.banner = c }
         if let c = color(t, "banner_text") { th.bannerText = c }
         if let v = t.string("back_label") { th.backLabel = v }
+        if let v = word(t, "toggle_on_label") { th.toggleOnLabel = v }
+        if let v = word(t, "toggle_off_label") { th.toggleOffLabel = v }
         if let v = t.string("icon_theme") { th.iconTheme = v }
         if let v = t.string("icon_color") {
             switch v {
@@ -426,9 +428,22 @@ struct ConfigDecoder {
         if off == nil, !t.has("off") { t.fail("off", "missing: the command that switches it off") }
         let every = notRead(t, "every", state)
         let timeout = positiveSeconds(t, "timeout")
+        let onLabel = word(t, "on_label"), offLabel = word(t, "off_label")
         t.finish()
         guard let state, let on, let off else { return nil }
-        return ToggleConfig(state: state, on: on, off: off, every: every ?? ValueSource.defaultEvery, timeout: timeout ?? ToggleConfig.defaultTimeout)
+        return ToggleConfig(state: state, on: on, off: off, every: every ?? ValueSource.defaultEvery, timeout: timeout ?? ToggleConfig.defaultTimeout,
+                            onLabel: onLabel, offLabel: offLabel)
+    }
+
+    /// A toggle state's word under `key`: a few words on one line.
+    private func word(_ t: ConfigTableReader, _ key: String) -> String? {
+        guard let v = t.string(key) else { return nil }
+        let trimmed = v.trimmingWhitespace
+        if trimmed.isEmpty || v.contains(where: \.isNewline) || v.count > ToggleConfig.maximumLabel {
+            t.fail(key, "expected a word or two on one line (at most \(ToggleConfig.maximumLabel) characters), e.g. \(key) = \"\(key.contains("off") ? "Uit" : "Aan")\"")
+            return nil
+        }
+        return trimmed
     }
 
     /// Seconds under `key` for a source that is read; an `api = true` source is never read, so

@@ -318,6 +318,10 @@ public struct ThemeConfig: Sendable, Equatable {
     public var cornerRadius: Double
     /// The back button's word ("Zurück", "رجوع"); the arrow before it turns with the screen's direction.
     public var backLabel: String
+    /// The words a toggle shows for its states unless its own `on_label`/`off_label` say otherwise
+    /// (`toggle_on_label = "Aan"`): a symbol (●/○) stands before them, so the state is seen in any language.
+    public var toggleOnLabel = "On"
+    public var toggleOffLabel = "Off"
     /// The freedesktop icon theme icon names are looked up in first (then what it inherits, then hicolor).
     public var iconTheme: String = "Adwaita"
     /// What colour SVG icons are drawn in.
@@ -542,6 +546,13 @@ public struct MenuItem: Sendable, Equatable {
     /// `api_when_locked = true`: the control API and the broker may act on the item while the
     /// screen it is on is behind a PIN that is not open; by default they are refused then.
     public var apiWhenLocked: Bool
+    /// The label with room for its live value at its widest (`LiveLabel.reserved`): what the
+    /// layout is sized from, so that a reading never moves it. Set where values are drawn; nil:
+    /// `label` itself.
+    public var layoutLabel: String?
+
+    /// The text a layout measures: `layoutLabel`, or the label.
+    public var measuredLabel: String { layoutLabel ?? label }
 
     public init(label: String, icon: String? = nil, action: ItemAction, description: String? = nil, id: String? = nil,
                 value: ValueSource? = nil, toggle: ToggleConfig? = nil, publish: Bool = false, apiWhenLocked: Bool = false) {

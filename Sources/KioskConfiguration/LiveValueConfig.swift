@@ -64,15 +64,23 @@ public struct ToggleConfig: Sendable, Equatable {
     public var every: Double
     /// For the state command and for `on` and `off` alike.
     public var timeout: Double
+    /// The words for its states (`on_label = "Aan"`); nil: the theme's.
+    public var onLabel: String?
+    public var offLabel: String?
 
     public init(state: ValueOrigin, on: Command, off: Command, every: Double = ValueSource.defaultEvery,
-                timeout: Double = ToggleConfig.defaultTimeout) {
+                timeout: Double = ToggleConfig.defaultTimeout, onLabel: String? = nil, offLabel: String? = nil) {
         self.state = state
         self.on = on
         self.off = off
         self.every = every
         self.timeout = timeout
+        self.onLabel = onLabel
+        self.offLabel = offLabel
     }
+
+    /// The longest state word: it stands in a label beside the item's own words.
+    public static let maximumLabel = 24
 
     /// A switch may take longer than a reading (a relay, a service starting).
     public static let defaultTimeout = 5.0

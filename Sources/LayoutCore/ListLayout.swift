@@ -79,6 +79,8 @@ public struct ListLayout: Sendable {
     public let rows: [ListRow]
     public let headers: [ListHeader]
     public let contentHeight: Double
+    /// Each column's width.
+    public let columnWidth: Double
     /// The tallest row: rows whose top is more than this above a line cannot reach it.
     public let tallestRow: Double
 
@@ -122,6 +124,7 @@ public struct ListLayout: Sendable {
             y = bottoms.max() ?? y
         }
         self.width = w
+        self.columnWidth = columnWidth
         self.metrics = metrics
         self.rows = rows
         self.headers = headers

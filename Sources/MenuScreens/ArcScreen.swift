@@ -18,20 +18,40 @@ public struct ArcShape: MenuShape {
 
     public init(config: ScreenConfig, style: ArcStyle, resources: ScreenResources, showsBack: Bool) {
         let reservesHeader = showsBack || !(config.title ?? "").isEmpty
-        let fit = Self.layout(style: style, items: config.items, resources: resources, reservesHeader: reservesHeader)
+        let fit = Self.layout(style: style, items: config.items, resources: resources, reservesHeader: reservesHeader,
+                              textScale: resources.textScale)
+        var size = fit.textSize
+        if resources.textScale > 1 {
+            // Larger text never makes any text smaller than `text_scale = 1` draws it.
+            let plain = Self.layout(style: style, items: config.items, resources: resources, reservesHeader: reservesHeader, textScale: 1)
+            size = max(size, plain.textSize)
+        }
+        let top = reservesHeader ? Swift.min(resources.headerHeight, Double(resources.height)) : 0
         panel = style.sidePanel
-            ? SidePanel(layout: fit.layout, width: Double(resources.width), height: Double(resources.height),
-                        top: reservesHeader ? Swift.min(resources.headerHeight, Double(resources.height)) : 0, rowTextSize: fit.textSize)
+            ? SidePanel(layout: fit.layout, width: Double(resources.width), height: Double(resources.height), top: top, rowTextSize: size)
             : nil
+        if style.sidePanel, panel == nil, config.items.contains(where: { $0.description != nil }),
+           let free = SidePanel.freeWidth(layout: fit.layout, width: Double(resources.width), height: Double(resources.height)) {
+            cut = "no side panel: the rows leave \(Int(free)) of \(resources.width) px, it needs "
+                + "\(Int(SidePanel.neededWidth(width: Double(resources.width)))); shorten the longest labels"
+        } else {
+            cut = nil
+        }
+        let count = config.items.count
         // A horizontal arc that does not wrap opens on its middle item, so that its items spread
         // to both sides of the apex instead of all to one.
-        let count = config.items.count
         let start = style.edge.isVertical || style.wrap ? 0 : (count - 1) / 2
         controller = ArcMenuController(layout: fit.layout, count: count, wraps: style.wrap, selected: Swift.max(0, start))
-        textSize = fit.textSize
+        textSize = size
         iconColumn = fit.iconColumn
         reading = config.reading
     }
+
+    /// Something the layout had to leave out, for `check-config --size`.
+    private let cut: String?
+
+    /// The items' one size: the title is never drawn smaller.
+    public var levelBelowTitle: Double { textSize }
 
     /// What the arc's rows are laid out with: the ellipse and rows, the label size, whether rows keep an icon column.
     struct Fit {
@@ -46,9 +66,9 @@ public struct ArcShape: MenuShape {
     /// that (a portrait panel), the ellipse flattens first, down to a quarter of its height, and
     /// only then are the rows cut back (their labels then shrink, and at last are shortened).
     /// Lengths in the config are fractions, or pixels at 1080 lines.
-    static func layout(style: ArcStyle, items: [MenuItem], resources: ScreenResources, reservesHeader: Bool) -> Fit {
+    static func layout(style: ArcStyle, items: [MenuItem], resources: ScreenResources, reservesHeader: Bool, textScale scaleOfText: Double) -> Fit {
         let w = Double(resources.width), h = Double(resources.height)
-        let top = reservesHeader ? Swift.min(resources.headerHeight, h) : 0
+        let top = reservesHeader ? Swift.min(resources.headerHeight(textScale: scaleOfText), h) : 0
         let vertical = style.edge.isVertical
         // The band the ellipse may fill: below the header; a top-edge arc hangs from it.
         let along = vertical ? h - top : w
@@ -59,7 +79,7 @@ public struct ArcShape: MenuShape {
         let iconColumn = items.contains { $0.icon != nil }
         // The label's size per pixel of pitch; a large text_scale spaces the rows out (fewer show)
         // rather than overfill them.
-        let wanted = resources.theme.textSize * resources.textScale
+        let wanted = resources.theme.textSize * scaleOfText
         let textScale = Swift.min(wanted, ScreenResources.fullestText)
         if wanted > textScale, textScale > 0 { pitch *= wanted / textScale }
         var textSize: Double
@@ -80,7 +100,7 @@ public struct ArcShape: MenuShape {
             // their longest label, up to a third of the screen.
             pitch = Swift.max(pitch, Swift.min(across / (rowsVisible * 0.6), along / 3))
             let length0 = style.rowLength.map { $0 * across } ?? style.rowThickness * pitch * 1.3
-            textSize = Swift.min(textScale * pitch, 0.17 * length0 * resources.textScale)
+            textSize = Swift.min(textScale * pitch, 0.17 * length0 * scaleOfText)
             let need = resources.widestLabel(of: items, size: textSize) / 0.84
             pitch = Swift.min(Swift.max(pitch, need / Swift.max(style.rowThickness, 0.01)), along / 3)
             thickness = style.rowThickness * pitch
@@ -106,6 +126,14 @@ public struct ArcShape: MenuShape {
         let layout = ArcLayout(viewport: Rect(x: 0, y: 0, width: w, height: h), edge: style.edge, pitch: pitch,
                                rowLength: length, rowThickness: thickness, alongRadius: ry,
                                radiusRatio: ry > 0 ? rx / ry : 0, inset: inset, translation: t)
+        // One size for every row: the longest label fits its row (or the floor is reached).
+        if vertical {
+            let room = length - resources.rowInsets(height: thickness, width: length, iconColumn: iconColumn)
+            textSize = resources.sharedSize(of: items, wanted: textSize) { _ in room }
+        } else {
+            let tile = Swift.min(textSize, length * 0.17 * scaleOfText)
+            textSize = resources.sharedSize(of: items, wanted: tile) { _ in thickness * (1 - 2 * ScreenResources.tilePadding) }
+        }
         return Fit(layout: layout, textSize: textSize, iconColumn: iconColumn && vertical)
     }
 
@@ -148,6 +176,7 @@ public struct ArcShape: MenuShape {
                               state: state, textSize: textSize, reading: reading,
                               iconColumn: iconColumn, tile: !layout.edge.isVertical, index: row.index)
         }
+        if let cut { resources.layoutReport?.cuts = [cut] }
         if panelIsLive, let panel, items.indices.contains(controller.selectedIndex) {
             panel.draw(items[controller.selectedIndex], on: canvas, resources: resources, reading: reading)
         }

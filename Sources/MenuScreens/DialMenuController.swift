@@ -21,12 +21,22 @@ public struct DialGeometry: Hashable, Sendable {
     /// The label's size as a fraction of the plate's height.
     public static let labelScale = 0.36
 
+    /// False when even the legible floor and the fewest plates left the longest label too wide:
+    /// its plates are as wide as the area allows and the longest labels are shortened.
+    public var fits = true
+
+    /// The fewest plates a dial shows at once (when it has that many items): fewer would not
+    /// read as a dial.
+    public static let fewestSlots = 5
+
     /// `area` is the part of the screen below the header; `screenMin` is min(width, height).
     /// `widestLabel` gives the widest item label's width at a size: plates are as wide as it
     /// needs, and the dial grows (up to what the area holds), then drops slots (a window onto the
-    /// list), so that wide plates never touch. Without it plates are sized by the circle's chord.
+    /// list, never below `fewestSlots`), so that wide plates never touch. Without it plates are
+    /// sized by the circle's chord. `minimumLabelSize`: labels are never smaller (the size at
+    /// `text_scale = 1`, for a larger scale).
     public init(style: DialStyle, area: Rect, screenMin: Double, count: Int, highlightWidth: Double,
-                textScale: Double = 1, widestLabel: ((Double) -> Double)? = nil) {
+                textScale: Double = 1, minimumLabelSize: Double = 0, widestLabel: ((Double) -> Double)? = nil) {
         let slots = Swift.max(1, style.slots)
         let probe = DialLayout(center: area.center, radius: 1, slots: slots)
         let n = probe.effectiveSlots(count: count)
@@ -37,7 +47,11 @@ public struct DialGeometry: Hashable, Sendable {
         let widthPerRadius = Swift.min(0.805 * chordPerRadius(n), 0.9)
         let circumPerRadius = widthPerRadius * 0.5 * (1.25).squareRoot()  // half the diagonal of w × w/2
         let extra = Swift.max(0, highlightWidth.isFinite ? highlightWidth : 0) + 2
-        let halfArea = Swift.max(0, Swift.min(area.width, area.height) / 2 - 4)
+        // Plates stay upright, so the dial's reach differs by axis: half a plate's width across,
+        // the face's ring (0.9 of a plate's height) up and down. A wide area lets wide plates out
+        // further; a tall one (portrait) only a larger ring.
+        let halfWidth = Swift.max(0, area.width / 2 - 4), halfHeight = Swift.max(0, area.height / 2 - 4)
+        let halfArea = Swift.min(halfWidth, halfHeight)
         // Shrink to fit the area below the header rather than draw over the title.
         let fitting = Swift.max(0, (halfArea - extra) / (1 + circumPerRadius))
         var radius = Swift.min(requested, fitting)
@@ -46,17 +60,21 @@ public struct DialGeometry: Hashable, Sendable {
         var circumradius = circumPerRadius * radius
         var usedSlots = slots
         let scale = textScale.isFinite && textScale > 0 ? textScale : 1
-        let fullSize = Self.labelScale * itemHeight * scale
+        let minimum = minimumLabelSize.isFinite ? Swift.max(0, minimumLabelSize) : 0
+        let fullSize = Swift.max(Self.labelScale * itemHeight * scale, minimum)
         labelSize = fullSize
+        func holds(radius r: Double, width: Double) -> Bool {
+            r + width / 2 + extra <= halfWidth && r + 0.9 * itemHeight + extra <= halfHeight
+        }
         if let widestLabel, widestLabel(fullSize) + 2 * Self.labelPadding * itemHeight + 2 > itemWidth {
             // Plates as wide as their longest label needs; the plate's height stays the chord's.
             // A plate is a pill: no point of it is further than half its width from its centre,
             // and two pills whose centres are that width apart cannot touch at any angle (their
             // Minkowski sum is a pill twice as large, whose farthest point is a width away). The
             // dial grows to hold them; where it cannot, the text first shrinks a little (to three
-            // quarters), then the dial drops slots (down to three: a window onto the list), and
-            // only then does the text shrink further, down to the legible floor.
-            let floor = Swift.min(fullSize, FittedLabel.legibleFloor)
+            // quarters), then the dial drops slots (down to `fewestSlots`: a window onto the
+            // list), and only then does the text shrink further, down to the legible floor.
+            let floor = Swift.max(Swift.min(fullSize, FittedLabel.legibleFloor), minimum)
             var sizes: [[Double]] = [[], []]
             var size = fullSize
             while true {
@@ -64,29 +82,46 @@ public struct DialGeometry: Hashable, Sendable {
                 guard size > floor else { break }
                 size = Swift.max(floor, size * 0.92)
             }
+            let fewest = Swift.min(n, Self.fewestSlots)
+            var found = false
             search: for pass in sizes {
-                for m in stride(from: n, through: Swift.min(n, 3), by: -1) {
+                for m in stride(from: n, through: fewest, by: -1) {
                     for size in pass {
                         let need = widestLabel(size) + 2 * Self.labelPadding * itemHeight + 2
-                        let neededRadius = (need + extra) / (0.95 * chordPerRadius(m))
-                        guard neededRadius <= halfArea - extra - need / 2 else { continue }
-                        radius = Swift.max(radius, neededRadius)
+                        let neededRadius = Swift.max(radius, (need + extra) / (0.95 * chordPerRadius(m)))
+                        guard holds(radius: neededRadius, width: need) else { continue }
+                        radius = neededRadius
                         itemWidth = Swift.max(itemWidth, need)
                         circumradius = Swift.max(circumradius, need / 2)
                         if m < n { usedSlots = m }
                         labelSize = size
+                        found = true
                         break search
                     }
                 }
             }
-            // Nothing fits even at the floor (a panel too small): plates stay chord-sized, labels shrink.
+            if !found {
+                // Nothing fits even at the floor: the fewest plates, as wide as the area lets
+                // them be, labels at the floor (the longest shortened; the hub shows them whole).
+                let c = 0.95 * chordPerRadius(fewest)
+                let acrossLimit = (halfWidth - extra - extra / c) / (1 / c + 0.5)
+                let alongLimit = (halfHeight - 0.9 * itemHeight - extra) * c - extra
+                let width = Swift.max(itemWidth, Swift.min(acrossLimit, alongLimit))
+                radius = Swift.max(radius, (width + extra) / c)
+                itemWidth = width
+                circumradius = Swift.max(circumradius, width / 2)
+                if fewest < n { usedSlots = fewest }
+                labelSize = floor
+                fits = false
+            }
         }
         layout = DialLayout(center: area.center, radius: radius, slots: usedSlots,
                             pointer: Angle(degrees: style.pointer.isFinite ? style.pointer : -90), itemRadius: circumradius)
         itemSize = Size(width: itemWidth, height: itemHeight)
         hubRadius = Swift.max(0, radius - circumradius - 0.06 * radius)
-        let outer = radius + circumradius + extra
-        bounds = Rect(x: area.midX - outer, y: area.midY - outer, width: 2 * outer, height: 2 * outer)
+        let across = radius + Swift.max(circumradius, itemWidth / 2) + extra
+        let along = radius + Swift.max(circumradius, 0.9 * itemHeight) + extra
+        bounds = Rect(x: area.midX - across, y: area.midY - along, width: 2 * across, height: 2 * along)
     }
 }
 

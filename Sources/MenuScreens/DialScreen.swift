@@ -20,19 +20,41 @@ public struct DialShape: MenuShape {
 
     public init(config: ScreenConfig, style: DialStyle, resources: ScreenResources, showsBack: Bool) {
         let count = config.items.count
-        controller = DialMenuController(geometry: Self.geometry(style: style, resources: resources, items: config.items),
-                                        count: count, wraps: style.wrap)
+        let geometry = Self.geometry(style: style, resources: resources, items: config.items)
+        controller = DialMenuController(geometry: geometry, count: count, wraps: style.wrap)
+        reading = config.reading
+        let wanted = Swift.min(Swift.max(1, style.slots), Swift.max(1, count))
+        if geometry.layout.slots < wanted {
+            cut = "the dial shows \(geometry.layout.slots) of \(wanted) plates at once; shorten the longest labels"
+        } else if !geometry.fits {
+            cut = "the dial's plates shorten its longest labels (the hub shows them whole); shorten them"
+        } else {
+            cut = nil
+        }
     }
 
+    private let reading: ReadingDirection
+    /// What the layout had to give up, for `check-config --size`.
+    private let cut: String?
+
+    /// The items' one size: the title is never drawn smaller.
+    public var levelBelowTitle: Double { geometry.labelSize }
+
     /// The dial centred in the area below the header, radius `style.radius × min(width, height)`
-    /// (shrunk if it would not fit there).
+    /// (shrunk if it would not fit there). A `text_scale` above 1 never draws labels smaller than
+    /// 1 does: where the larger text fits no dial the area holds, the longest are shortened.
     static func geometry(style: DialStyle, resources: ScreenResources, items: [MenuItem]) -> DialGeometry {
         let w = Double(resources.width), h = Double(resources.height)
-        let top = min(resources.headerHeight, h)
-        let area = Rect(x: 0, y: top, width: w, height: h - top)
-        return DialGeometry(style: style, area: area, screenMin: min(w, h), count: items.count,
-                            highlightWidth: resources.theme.highlightWidth, textScale: resources.theme.textScale,
-                            widestLabel: { resources.widestLabel(of: items, size: $0) })
+        func make(_ scale: Double, header: Double, minimum: Double) -> DialGeometry {
+            let top = min(header, h)
+            return DialGeometry(style: style, area: Rect(x: 0, y: top, width: w, height: h - top), screenMin: min(w, h), count: items.count,
+                                highlightWidth: resources.theme.highlightWidth, textScale: scale, minimumLabelSize: minimum,
+                                widestLabel: { resources.widestLabel(of: items, size: $0) })
+        }
+        guard resources.textScale > 1 else { return make(resources.textScale, header: resources.headerHeight, minimum: 0) }
+        // The labels a dial at text_scale 1 would draw (below its own, lower title bar) are the least.
+        let plain = make(1, header: resources.headerHeight(textScale: 1), minimum: 0)
+        return make(resources.textScale, header: resources.headerHeight, minimum: plain.labelSize)
     }
 
     public var geometry: DialGeometry { controller.geometry }
@@ -80,6 +102,7 @@ public struct DialShape: MenuShape {
         }
         drawHub(on: canvas, selected: items[controller.scroller.domain.contentIndex(selected) ?? 0], pressed: pressed == .hub,
                 resources: resources)
+        if let cut { resources.layoutReport?.cuts = [cut] }
         if let report = resources.layoutReport, geometry.hubRadius > 4 {
             // Every item's label as the hub would show it once selected, not only the selection's.
             report.hub = items.enumerated().map { index, item in
@@ -98,7 +121,7 @@ public struct DialShape: MenuShape {
         let padding = frame.height * DialGeometry.labelPadding
         let available = frame.width - 2 * padding
         let side = frame.height * 0.5
-        var fitted = FittedLabel(item.label, font: font, size: size, maxWidth: available)
+        var fitted = FittedLabel(item.label, font: font, size: size, maxWidth: available, floor: size)
         var icon: String?
         if let key = item.icon, resources.hasIcon(key) {
             let beside = FittedLabel(item.label, font: font, size: size, maxWidth: available - side - padding / 2, floor: size)
@@ -107,11 +130,31 @@ public struct DialShape: MenuShape {
                 fitted = beside
             }
         }
+        let metrics = font.lineMetrics(size: fitted.size)
+        let lineHeight = metrics.ascent + metrics.descent
+        if fitted.shortened, 2 * lineHeight <= frame.height * 0.8 {
+            // Too long for one line at the dial's size, and the plate is tall enough: two lines, centred.
+            let lines = SidePanel.wrap(item.label, font: font, size: size, width: available, maxLines: 2)
+            if lines.count == 2 {
+                let widths = lines.map { font.measure($0, size: size) }
+                for (n, line) in lines.enumerated() {
+                    let baseline = frame.midY - lineHeight + Double(n) * lineHeight + metrics.ascent
+                    canvas.drawText(line, font: font, size: size, at: Point(x: frame.midX - widths[n] / 2, y: baseline), color: color,
+                                    direction: TextDirection(reading), cache: resources.labels)
+                }
+                let widest = widths.max() ?? 0
+                let whole = lines.joined(separator: " ") == item.label.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                resources.layoutReport?.items.append(.init(index: index, label: item.label, rect: frame,
+                                                           textRect: Rect(x: frame.midX - widest / 2, y: frame.midY - lineHeight, width: widest, height: 2 * lineHeight),
+                                                           fontSize: size, shortened: !whole, selected: selected, lines: 2))
+                return
+            }
+        }
         let groupWidth = fitted.width + (icon == nil ? 0 : side + padding / 2)
         var x = frame.midX - groupWidth / 2
         if let icon {
-            // The icon leads the label: on its left, or on its right when the label runs right to left.
-            if font.direction(of: item.label) == .rightToLeft {
+            // The icon leads the label: on its left, or on its right on a right-to-left screen.
+            if reading == .rightToLeft {
                 resources.drawIcon(icon, in: Rect(x: x + fitted.width + padding / 2, y: frame.midY - side / 2, width: side, height: side),
                                    textColor: color, on: canvas)
             } else {
@@ -119,9 +162,9 @@ public struct DialShape: MenuShape {
                 x += side + padding / 2
             }
         }
-        let metrics = font.lineMetrics(size: fitted.size)
         let baseline = frame.midY + (metrics.ascent - metrics.descent) / 2
-        canvas.drawText(fitted.text, font: font, size: fitted.size, at: Point(x: x, y: baseline), color: color, cache: resources.labels)
+        canvas.drawText(fitted.text, font: font, size: fitted.size, at: Point(x: x, y: baseline), color: color,
+                        direction: TextDirection(reading), cache: resources.labels)
         resources.layoutReport?.items.append(.init(index: index, label: item.label, rect: frame,
                                                    textRect: LayoutReport.textRect(of: fitted, at: Point(x: x, y: baseline), font: font),
                                                    fontSize: fitted.size, shortened: fitted.shortened, selected: selected))
@@ -162,7 +205,7 @@ public struct DialShape: MenuShape {
             }
             if let line = text.lines.first {
                 canvas.drawText(line, font: resources.font, size: size, at: Point(x: c.x, y: baseline),
-                                color: colors.text, alignment: .center, cache: resources.labels)
+                                color: colors.text, alignment: .center, direction: TextDirection(reading), cache: resources.labels)
             }
             return
         }
@@ -170,7 +213,7 @@ public struct DialShape: MenuShape {
                                        positionHeight: showsPosition ? size * 0.84 : 0)
         for (line, offset) in zip(text.lines, offsets.lines) {
             canvas.drawText(line, font: resources.font, size: size, at: Point(x: c.x, y: c.y + offset + (metrics.ascent - metrics.descent) / 2),
-                            color: colors.text, alignment: .center, cache: resources.labels)
+                            color: colors.text, alignment: .center, direction: TextDirection(reading), cache: resources.labels)
         }
         if showsPosition {
             drawPosition(on: canvas, size: size, baseline: c.y + offsets.position + size * 0.25, color: colors.text, resources: resources)

@@ -58,12 +58,6 @@ public struct FittedLabel: Equatable, Sendable {
         return font.truncated(label, size: size, maxWidth: maxWidth)
     }
 
-    /// The width `label` needs at the floor (or at `wanted`, when that is smaller): what a layout
-    /// must give it so that it is never shortened.
-    public static func widthAtFloor(_ label: String, font: Font, size wanted: Double) -> Double {
-        font.measure(label, size: Swift.min(wanted, legibleFloor))
-    }
-
     init(text: String, size: Double, width: Double, shortened: Bool) {
         self.text = text
         self.size = size

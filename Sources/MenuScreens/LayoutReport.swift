@@ -38,6 +38,24 @@ public final class LayoutReport {
         public var selected: Bool
         /// A list's column (0 is the reading start's); nil on the other styles.
         public var column: Int? = nil
+        /// 2 where a label too long for one line at the screen's size was broken onto two.
+        public var lines: Int = 1
+        /// The live value within the label as drawn (its text and where it lies), if it has one.
+        public var value: Value? = nil
+    }
+
+    /// A live value inside a label.
+    public struct Value: Equatable, Sendable {
+        public var text: String
+        public var rect: Rect
+    }
+
+    /// Room a screen's layout could not give its structure: a list's columns it had to drop.
+    public struct Columns: Equatable, Sendable {
+        public var wanted: Int
+        public var kept: Int
+        /// The width a column needs for the longest label at the legible floor.
+        public var widthNeeded: Double
     }
 
     /// The free side of an arc (`SidePanel`): the selected item's label there and its description's lines.
@@ -71,6 +89,11 @@ public final class LayoutReport {
     public internal(set) var items: [Item] = []
     public internal(set) var panel: Panel?
     public internal(set) var hub: [HubLabel] = []
+    /// What the layout left out of the config's structure and what the author can change, as
+    /// sentences (a side panel without room, plates a dial could not show).
+    public internal(set) var cuts: [String] = []
+    /// Set when a list keeps fewer columns than its config asks for.
+    public internal(set) var columns: Columns?
 
     public init(screen: String, width: Int, height: Int) {
         self.screen = screen
@@ -130,8 +153,9 @@ public final class LayoutReport {
 
     // MARK: JSON
 
-    /// `{"screen", "size", "title", "back", "headers", "panel", "hub", "items"}` (headers, panel and
-    /// hub when there are any; an item's `column` on a list), rectangles as [x, y, w, h] in the
+    /// `{"screen", "size", "title", "back", "headers", "panel", "hub", "columns", "items"}` (headers,
+    /// panel, hub and columns when there are any; an item's `column` on a list, `lines` when it
+    /// is broken onto two, `value` when it shows one), rectangles as [x, y, w, h] in the
     /// unrotated screen.
     /// Strings are written as TOML basic strings, whose escapes are all JSON's (as `StatusValue` does).
     public var json: String {
@@ -168,12 +192,18 @@ public final class LayoutReport {
             }.joined(separator: ", ")
             out += "]"
         }
+        if let columns {
+            out += ",\n  \"columns\": {\"wanted\": \(columns.wanted), \"kept\": \(columns.kept), \"width_needed\": \(num(columns.widthNeeded))}"
+        }
         out += ",\n  \"items\": ["
         for (n, item) in items.enumerated() {
             out += n == 0 ? "\n" : ",\n"
             out += "    {\"index\": \(item.index), \"label\": \(TOMLSyntax.quoted(LiveLabel.plain(item.label))), \"rect\": \(rect(item.rect)), "
             out += "\"text_rect\": \(rect(item.textRect)), \"font_size\": \(num(item.fontSize)), "
-            out += "\"shortened\": \(item.shortened), \"selected\": \(item.selected)" + (item.column.map { ", \"column\": \($0)" } ?? "") + "}"
+            out += "\"shortened\": \(item.shortened), \"selected\": \(item.selected)" + (item.column.map { ", \"column\": \($0)" } ?? "")
+            if item.lines > 1 { out += ", \"lines\": \(item.lines)" }
+            if let value = item.value { out += ", \"value\": {\"text\": \(TOMLSyntax.quoted(value.text)), \"rect\": \(rect(value.rect))}" }
+            out += "}"
         }
         out += items.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
         return out

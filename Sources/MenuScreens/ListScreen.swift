@@ -20,38 +20,80 @@ public struct ListShape: MenuShape {
     private let rowHeight: Double
     /// The labels' size before any shrinking, and the section titles'.
     private let textSize: Double
-    private let headerSize: Double
+    private var headerSize: Double
     private let reading: ReadingDirection
     private let iconColumn: Bool
+    /// Columns the config asks for that no column width could hold (for the layout report).
+    private let columnsNote: LayoutReport.Columns?
 
     public init(config: ScreenConfig, style: ListStyle, resources: ScreenResources, showsBack: Bool) {
         sectionTitles = config.sections.map(\.title)
         reading = config.reading
         let h = Double(resources.height), w = Double(resources.width)
         let top = min(resources.headerHeight, h)
-        let rowFraction = style.rowHeight.isFinite && style.rowHeight > 0 ? min(style.rowHeight, 1) : 0.1
-        // A large text_scale makes the rows taller rather than overfill them.
-        let wanted = resources.theme.textSize * resources.textScale
-        let fraction = min(wanted, ScreenResources.fullestText)
-        let grow = fraction > 0 && wanted > fraction ? wanted / fraction : 1
-        rowHeight = max(1, (rowFraction * h * grow).rounded())
-        textSize = fraction * rowHeight
-        headerSize = rowFraction * h * 0.36 * resources.textScale
         iconColumn = config.items.contains { $0.icon != nil }
-        let layout = Self.layout(config: config, style: style, width: w, height: h, rowHeight: rowHeight,
-                                 needs: Self.rowWidthNeeded(config: config, resources: resources, rowHeight: rowHeight, iconColumn: iconColumn))
-        controller = ListMenuController(layout: layout, viewport: Rect(x: 0, y: top, width: w, height: h - top))
+        let fit = Self.fit(config: config, style: style, resources: resources, textScale: resources.textScale)
+        rowHeight = fit.rowHeight
+        var size = fit.textSize, header = fit.headerSize
+        if resources.textScale > 1 {
+            // Larger text never makes any text smaller: at worst the sizes `text_scale = 1` gives,
+            // in rows as tall as the larger scale made them.
+            let plain = Self.fit(config: config, style: style, resources: resources, textScale: 1)
+            size = max(size, plain.textSize)
+            header = max(header, plain.headerSize)
+        }
+        textSize = size
+        headerSize = max(size, header)
+        controller = ListMenuController(layout: fit.layout, viewport: Rect(x: 0, y: top, width: w, height: h - top))
+        if style.columns > fit.layout.metrics.columns {
+            columnsNote = LayoutReport.Columns(wanted: style.columns, kept: fit.layout.metrics.columns, widthNeeded: fit.needs)
+        } else {
+            columnsNote = nil
+        }
     }
 
-    /// The width a row needs for the longest label at the theme's size.
-    static func rowWidthNeeded(config: ScreenConfig, resources: ScreenResources, rowHeight: Double, iconColumn: Bool) -> Double {
-        let size = min(resources.theme.textSize * resources.textScale, ScreenResources.fullestText) * rowHeight
-        return resources.widestLabel(of: config.items, size: size) + resources.rowInsets(height: rowHeight, width: 4 * rowHeight, iconColumn: iconColumn)
+    /// A list's rows for one `text_scale`: their height, the columns that hold every label at the
+    /// legible floor, and the one size all labels are drawn at.
+    struct Fit {
+        var rowHeight: Double
+        var layout: ListLayout
+        var textSize: Double
+        /// Section headers: one size, at least the items' (a header heads its rows), as large as
+        /// the theme asks while the longest fits; longer ones are shortened (and warned about).
+        var headerSize: Double
+        /// The width a column needs for the longest label at the floor.
+        var needs: Double
+    }
+
+    static func fit(config: ScreenConfig, style: ListStyle, resources: ScreenResources, textScale: Double) -> Fit {
+        let h = Double(resources.height), w = Double(resources.width)
+        let rowFraction = style.rowHeight.isFinite && style.rowHeight > 0 ? min(style.rowHeight, 1) : 0.1
+        // A large text_scale makes the rows taller rather than overfill them.
+        let wanted = resources.theme.textSize * textScale
+        let fraction = min(wanted, ScreenResources.fullestText)
+        let grow = fraction > 0 && wanted > fraction ? wanted / fraction : 1
+        let rowHeight = max(1, (rowFraction * h * grow).rounded())
+        let wantedText = fraction * rowHeight
+        let items = config.items
+        let iconColumn = items.contains { $0.icon != nil }
+        // Columns are the author's structure: kept while each still holds the longest label at
+        // the legible floor (for large text, the floor times text_scale: its reader needs it).
+        let needs = resources.widestAtFloor(of: items, size: wantedText, rowHeight: rowHeight,
+                                            floor: FittedLabel.legibleFloor * max(1, textScale))
+        let layout = Self.layout(config: config, style: style, width: w, height: h, rowHeight: rowHeight, needs: needs)
+        let column = layout.columnWidth
+        let room = column - resources.rowInsets(height: rowHeight, width: column, iconColumn: iconColumn)
+        let size = resources.sharedSize(of: items, wanted: wantedText) { _ in room }
+        let band = layout.headers.first?.frame.width ?? w
+        let titles = config.sections.compactMap { $0.title.flatMap { $0.isEmpty ? nil : MenuItem(label: $0, action: .back) } }
+        // A header heads its rows: never smaller than they are, nor so much larger that it reads as a title.
+        let wantedHeader = max(size, min(rowFraction * h * 0.36 * textScale, size * 1.5))
+        let header = max(size, resources.sharedSize(of: titles, wanted: wantedHeader) { _ in band - rowHeight * 0.4 })
+        return Fit(rowHeight: rowHeight, layout: layout, textSize: size, headerSize: header, needs: needs)
     }
 
     /// The list's layout for a screen of this size: spacing in pixels at 1080 lines, scaled.
-    /// `columns` is the most there are: fewer when the longest label (`needs` pixels) would not
-    /// fit a column at full size (a portrait panel).
+    /// `columns` is the most there are: fewer when a column would be narrower than `needs`.
     static func layout(config: ScreenConfig, style: ListStyle, width: Double, height: Double, rowHeight: Double,
                        needs: Double = 0) -> ListLayout {
         let scale = height / 1080
@@ -67,6 +109,12 @@ public struct ListShape: MenuShape {
         }
         return ListLayout(width: width, sections: sections, metrics: metrics)
     }
+
+    /// The items' one size: the title is never drawn smaller.
+    public var levelBelowTitle: Double { textSize }
+
+    /// Section headers sit between the title and the items: never larger than the title as drawn.
+    public mutating func titleDrawn(at size: Double) { headerSize = max(textSize, min(headerSize, size)) }
 
     public var layout: ListLayout { controller.layout }
 
@@ -87,18 +135,17 @@ public struct ListShape: MenuShape {
             guard let title = sectionTitles[header.section], !title.isEmpty else { continue }
             let frame = header.frame.offsetBy(dx: viewport.minX, dy: dy)
             let baseline = frame.maxY - frame.height * 0.3
-            let direction = resources.font.direction(of: title, otherwise: TextDirection(reading))
-            let rtl = direction == .rightToLeft
-            canvas.drawText(title, font: resources.font, size: headerSize,
-                            at: Point(x: rtl ? frame.maxX - rowHeight * 0.2 : frame.minX + rowHeight * 0.2, y: baseline),
-                            color: theme.title, alignment: rtl ? .right : .left,
-                            maxWidth: frame.width - rowHeight * 0.4, direction: direction, cache: resources.labels)
+            let rtl = reading == .rightToLeft
+            let fitted = FittedLabel(title, font: resources.font, size: headerSize, maxWidth: frame.width - rowHeight * 0.4, floor: headerSize)
+            let origin = Point(x: rtl ? frame.maxX - rowHeight * 0.2 - fitted.width : frame.minX + rowHeight * 0.2, y: baseline)
+            canvas.drawText(fitted.text, font: resources.font, size: headerSize, at: origin, color: theme.title,
+                            direction: TextDirection(reading), cache: resources.labels)
             if viewport.contains(frame) {
-                // drawText keeps the size and shortens what does not fit with an ellipsis.
                 resources.layoutReport?.headers.append(.init(section: header.section, text: title, rect: frame, fontSize: headerSize,
-                                                             shortened: resources.font.measure(title, size: headerSize) > frame.width - rowHeight * 0.4))
+                                                             shortened: fitted.shortened))
             }
         }
+        resources.layoutReport?.columns = columnsNote
         let separatorInset = rowHeight * 0.2
         let pressedRow: Int? = if case .item(let i)? = controller.motion.pressed { i } else { nil }
         let visible = layout.visibleRowIndices(top: top, bottom: bottom)

@@ -120,16 +120,34 @@ public final class ScreenResources {
     }
 
     /// Title bar height: the title text plus a margin, at least the back button.
-    public var headerHeight: Double { (titleTextSize * 1.6).rounded() }
+    public var headerHeight: Double { headerHeight(textScale: textScale) }
+
+    /// The title bar's height at `scale` instead of the theme's `text_scale` (a layout compares
+    /// itself with the one text at scale 1 would have).
+    public func headerHeight(textScale scale: Double) -> Double { (theme.titleSize * scale * Double(height) * 1.6).rounded() }
 
     /// The back button, shown on screens below the home screen: top left, or top right on a
     /// right-to-left screen.
-    public func backButton(reading: ReadingDirection) -> Rect {
-        let h = headerHeight * 0.7
+    public func backButton(reading: ReadingDirection) -> Rect { backButton(reading: reading, textScale: textScale) }
+
+    func backButton(reading: ReadingDirection, textScale scale: Double) -> Rect {
+        let header = headerHeight(textScale: scale)
+        let h = header * 0.7
         // As wide as its word needs ("Zurück", "Retour"), at least a thumb's width, at most a third of the screen.
-        let word = font.measure(backButtonText, size: backButtonTextSize)
+        let word = font.measure(backButtonText, size: header / 1.6 * 0.8)
         let w = Swift.max(h * 2.6, Swift.min(word + h * 0.9, Double(width) / 3))
-        return Rect(x: reading == .rightToLeft ? Double(width) - h * 0.3 - w : h * 0.3, y: (headerHeight - h) / 2, width: w, height: h)
+        return Rect(x: reading == .rightToLeft ? Double(width) - h * 0.3 - w : h * 0.3, y: (header - h) / 2, width: w, height: h)
+    }
+
+    /// The title's free span at `scale`: from the margin (or the back button) to the other margin.
+    func titleSpan(showsBack: Bool, reading: ReadingDirection, textScale scale: Double) -> (start: Double, end: Double) {
+        let margin = headerHeight(textScale: scale) * 0.3
+        var start = margin, end = Double(width) - margin
+        if showsBack {
+            let b = backButton(reading: reading, textScale: scale)
+            if reading == .rightToLeft { end = b.minX - margin } else { start = b.maxX + margin }
+        }
+        return (start, end)
     }
 
     /// "‹" is a mirrored character: on a right-to-left screen it is drawn as "›".
@@ -138,8 +156,12 @@ public final class ScreenResources {
 
     /// Draws the background, the title and, if `showsBack`, the back button: the static part of a
     /// screen, mirrored on a right-to-left screen.
+    /// `levelBelow`: the size of the screen's next text level (section headers, else items): the
+    /// title is never drawn smaller; a title that would have to be is shortened (and warned about).
+    /// Returns the title's drawn size (nil: no title).
+    @discardableResult
     public func drawChrome(into target: PixelBuffer, background: BackgroundConfig, title: String?, showsBack: Bool,
-                           reading: ReadingDirection = .leftToRight) {
+                           reading: ReadingDirection = .leftToRight, levelBelow: Double = 0) -> Double? {
         let canvas = Canvas(target)
         do {
             var image: PixelBuffer?
@@ -148,12 +170,12 @@ public final class ScreenResources {
         } catch {
             canvas.clear(background.background)
         }
-        let size = titleTextSize
-        let metrics = font.lineMetrics(size: size)
-        let baseline = headerHeight / 2 + (metrics.ascent - metrics.descent) / 2
+        // The title heads the screen: at least the next level's size while the header bar holds it.
+        let below = levelBelow.isFinite ? max(0, levelBelow) : 0
+        let size = max(titleTextSize, min(below, headerHeight / 1.3))
+        let metrics = font.lineMetrics(size: titleTextSize)
         let screenDirection = TextDirection(reading)
-        // The title's free span: from the margin (or the back button) to the other margin.
-        var start = headerHeight * 0.3, end = Double(width) - headerHeight * 0.3
+        let (start, end) = titleSpan(showsBack: showsBack, reading: reading, textScale: textScale)
         if showsBack {
             let b = backButton(reading: reading)
             let plate = theme.plateColors(.normal)
@@ -161,19 +183,45 @@ public final class ScreenResources {
             canvas.drawText(backButtonText, font: font, size: backButtonTextSize,
                             at: Point(x: b.midX, y: b.midY + (metrics.ascent - metrics.descent) * 0.4),
                             color: plate.text, alignment: .center, maxWidth: b.width - 8, direction: screenDirection)
-            if reading == .rightToLeft { end = b.minX - headerHeight * 0.3 } else { start = b.maxX + headerHeight * 0.3 }
             layoutReport?.back = b
         }
         if let title, !title.isEmpty {
-            let direction = font.direction(of: title, otherwise: screenDirection)
-            let fitted = FittedLabel(title, font: font, size: size, maxWidth: end - start)
+            // Larger text never makes the title smaller than text_scale 1 draws it.
+            let one = titleSpan(showsBack: showsBack, reading: reading, textScale: 1)
+            let atOne = textScale > 1 ? FittedLabel(title, font: font, size: theme.titleSize * Double(height), maxWidth: one.end - one.start).size : 0
+            let fitted = FittedLabel(title, font: font, size: max(size, atOne), maxWidth: end - start,
+                                     floor: max(FittedLabel.legibleFloor, min(below, size), atOne))
             // A title sits at the screen's reading start: the right on a right-to-left screen.
+            let m = font.lineMetrics(size: fitted.size)
+            let lineHeight = m.ascent + m.descent
+            if fitted.shortened, 2 * lineHeight <= headerHeight * 0.95 {
+                // Too long for one line at the level below's size: two lines, if the bar holds them.
+                let lines = SidePanel.wrap(title, font: font, size: fitted.size, width: end - start, maxLines: 2)
+                if lines.count == 2 {
+                    let top = headerHeight / 2 - lineHeight
+                    var widest = 0.0
+                    for (n, line) in lines.enumerated() {
+                        let width = font.measure(line, size: fitted.size)
+                        widest = max(widest, width)
+                        canvas.drawText(line, font: font, size: fitted.size,
+                                        at: Point(x: reading == .rightToLeft ? end - width : start, y: top + Double(n) * lineHeight + m.ascent),
+                                        color: theme.title, direction: screenDirection)
+                    }
+                    let whole = lines.joined(separator: " ") == title.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                    layoutReport?.title = .init(text: title, rect: Rect(x: reading == .rightToLeft ? end - widest : start, y: top, width: widest, height: 2 * lineHeight),
+                                                fontSize: fitted.size, shortened: !whole)
+                    return fitted.size
+                }
+            }
             let x = reading == .rightToLeft ? end - fitted.width : start
+            let baseline = headerHeight / 2 + (m.ascent - m.descent) / 2
             canvas.drawText(fitted.text, font: font, size: fitted.size, at: Point(x: x, y: baseline), color: theme.title,
-                            direction: direction)
+                            direction: screenDirection)
             layoutReport?.title = .init(text: title, rect: LayoutReport.textRect(of: fitted, at: Point(x: x, y: baseline), font: font),
                                         fontSize: fitted.size, shortened: fitted.shortened)
+            return fitted.size
         }
+        return nil
     }
 
     /// A row: rounded rectangle with `corners` rounded, optional icon, label, in the colours of its
@@ -201,16 +249,26 @@ public final class ScreenResources {
         let text = drawRowContents(on: canvas, frame: r, label: label, icon: icon, color: colors.text, textSize: textSize,
                                    transform: transform, reading: reading, iconColumn: iconColumn, tile: tile)
         if let report = layoutReport, let index {
-            report.items.append(.init(index: index, label: label, rect: r,
-                                      textRect: LayoutReport.textRect(of: text.fitted, at: text.origin, font: font),
-                                      fontSize: text.fitted.size, shortened: text.fitted.shortened, selected: selected ?? (state == .selected),
-                                      column: column))
+            report.items.append(.init(index: index, label: label, rect: r, textRect: text.rect, fontSize: text.size,
+                                      shortened: text.shortened, selected: selected ?? (state == .selected), column: column, lines: text.lines,
+                                      value: valueRect(in: text, reading: reading)))
         }
     }
 
-    /// The widest of `items`' labels at `size`, in pixels: what arc rows and list columns are sized from.
+    /// Where the live value lies in a one-line label as drawn (the text before it measured from
+    /// the reading start).
+    private func valueRect(in text: RowText, reading: ReadingDirection) -> LayoutReport.Value? {
+        guard text.lines == 1, let (before, value) = LiveLabel.splitAtValue(text.text) else { return nil }
+        let lead = font.measure(String(before), size: text.size), width = font.measure(String(value), size: text.size)
+        let x = reading == .rightToLeft ? text.rect.maxX - lead - width : text.rect.minX + lead
+        return .init(text: LiveLabel.plain(String(value)).trimmingWhitespace,
+                     rect: Rect(x: x, y: text.rect.minY, width: width, height: text.rect.height))
+    }
+
+    /// The widest of `items`' labels at `size`, in pixels: what arc rows and list columns are
+    /// sized from (each with room for its live value at its widest).
     func widestLabel(of items: [MenuItem], size: Double) -> Double {
-        items.reduce(0) { max($0, font.measure($1.label, size: size)) }
+        items.reduce(0) { max($0, font.measure($1.measuredLabel, size: size)) }
     }
 
     /// The most of a row's pitch a label fills (a list's row height, an arc's pitch): a larger
@@ -219,12 +277,44 @@ public final class ScreenResources {
 
     /// The widest row `items` need so that no label is shortened: each label at the legible floor
     /// (or `size`, if smaller), its icon if it has one, and half the padding at each end.
-    func widestAtFloor(of items: [MenuItem], size: Double, rowHeight: Double) -> Double {
+    /// `floor`: the legible floor, or a higher one (large text's).
+    func widestAtFloor(of items: [MenuItem], size: Double, rowHeight: Double, floor: Double = FittedLabel.legibleFloor) -> Double {
         let padding = Self.rowPadding(width: 4 * rowHeight, height: rowHeight) / 2
         return items.reduce(0) { widest, item in
             let icon = item.icon == nil ? 0 : rowHeight * Self.rowIconScale + padding
-            return max(widest, FittedLabel.widthAtFloor(item.label, font: font, size: size) + icon + 2 * padding)
+            return max(widest, font.measure(item.measuredLabel, size: min(size, floor)) + icon + 2 * padding)
         }
+    }
+
+    /// The one size all of `items`' labels are drawn at on a screen (a level of its type scale):
+    /// `wanted`, or less so that the longest fits its `room` on one line, but never below the
+    /// legible floor (a label that needs less is then broken or shortened, not shrunk alone).
+    /// Rows of one screen then read as one list: no row smaller than its neighbours.
+    public func sharedSize(of items: [MenuItem], wanted: Double, room: (MenuItem) -> Double) -> Double {
+        guard wanted.isFinite, wanted > 0 else { return FittedLabel.legibleFloor }
+        let floor = min(wanted, FittedLabel.legibleFloor)
+        // Widths grow about linearly with the size: each label's ratio of room to width at `wanted`.
+        var tightest: [(ratio: Double, label: String, room: Double)] = []
+        for item in items {
+            let label = item.measuredLabel
+            let natural = font.measure(label, size: wanted)
+            let r = room(item)
+            guard natural > r else { continue }
+            tightest.append((r / max(natural, 1), label, r))
+        }
+        guard !tightest.isEmpty else { return wanted }
+        tightest.sort { $0.ratio < $1.ratio }
+        var size = max(floor, wanted * tightest[0].ratio)
+        // Hinting makes the last pixel uncertain: the tightest few are measured at the size, which
+        // steps down a little until they fit (or the floor is reached).
+        for (_, label, r) in tightest.prefix(8) {
+            var tries = 0
+            while size > floor, font.measure(label, size: size) > r, tries < 8 {
+                size = max(floor, size * 0.98)
+                tries += 1
+            }
+        }
+        return size
     }
 
     /// What a landscape row keeps free beside its label: the padding at both ends and, with
@@ -238,19 +328,31 @@ public final class ScreenResources {
     /// A row's icon side, as a fraction of its height.
     static let rowIconScale = 0.6
 
+    /// A row's label as drawn: where its text lies (every line), its size, whether it was shortened.
+    public struct RowText {
+        /// The text as drawn on one line (the first line of two).
+        public var text: String
+        public var rect: Rect
+        public var size: Double
+        public var shortened: Bool
+        public var lines: Int
+    }
+
     /// A row's icon and label in `color`, without its plate: what `drawRow` puts on the plate, and
-    /// what the list draws again over its gliding selection plate. A right-to-left label (or a
-    /// neutral one on a right-to-left screen) is mirrored in its plate: icon at the right, text
-    /// ending at the right padding. Returns the label as fitted and the left end of its baseline.
+    /// what the list draws again over its gliding selection plate. The label is drawn at
+    /// `textSize` (the screen's one size for its items), never shrunk alone: one too long for the
+    /// row breaks onto two lines where the row is tall enough, and only then is shortened. The
+    /// screen's direction is every label's base direction: on a right-to-left screen the icon is
+    /// at the right and the text ends at the right padding, whatever script the label starts with.
     @discardableResult
     public func drawRowContents(on canvas: Canvas, frame r: Rect, label: String, icon: String?, color: Color, textSize: Double,
                                 transform: AffineTransform = .identity, reading: ReadingDirection = .leftToRight, iconColumn: Bool = false,
-                                tile: Bool = false) -> (fitted: FittedLabel, origin: Point) {
+                                tile: Bool = false) -> RowText {
         if tile, transform.isIdentity {
             return drawTileContents(on: canvas, frame: r, label: label, icon: icon, color: color, textSize: textSize)
         }
-        let direction = font.direction(of: label, otherwise: TextDirection(reading))
-        let rtl = direction == .rightToLeft
+        let direction = TextDirection(reading)
+        let rtl = reading == .rightToLeft
         let space = rowSpace(frame: r, label: label, icon: transform.isIdentity ? icon : nil, textSize: textSize,
                              iconColumn: transform.isIdentity && iconColumn)
         let padding = space.padding
@@ -262,14 +364,33 @@ public final class ScreenResources {
             drawIcon(key, in: Rect(x: rtl ? near - side : near, y: r.midY - side / 2, width: side, height: side), textColor: color, on: canvas)
         }
         if space.gap { near += (side + padding / 2) * (rtl ? -1 : 1) }
-        let fitted = FittedLabel(label, font: font, size: textSize, maxWidth: abs(far - near))
-        let metrics = font.lineMetrics(size: fitted.size)
+        let room = abs(far - near)
+        let metrics = font.lineMetrics(size: textSize)
+        let lineHeight = metrics.ascent + metrics.descent
+        let fitted = FittedLabel(label, font: font, size: textSize, maxWidth: room, floor: textSize)
+        if fitted.shortened, transform.isIdentity, 2 * lineHeight <= r.height * 0.94 {
+            let lines = SidePanel.wrap(label, font: font, size: textSize, width: room, maxLines: 2)
+            if lines.count == 2 {
+                let top = r.midY - lineHeight
+                var widest = 0.0
+                for (n, line) in lines.enumerated() {
+                    let width = font.measure(line, size: textSize)
+                    widest = max(widest, width)
+                    let baseline = top + Double(n) * lineHeight + metrics.ascent
+                    canvas.drawText(line, font: font, size: textSize, at: Point(x: rtl ? near - width : near, y: baseline), color: color,
+                                    direction: direction, cache: labels)
+                }
+                let whole = lines.joined(separator: " ") == label.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                return RowText(text: lines[0], rect: Rect(x: rtl ? near - widest : near, y: top, width: widest, height: 2 * lineHeight),
+                               size: textSize, shortened: !whole, lines: 2)
+            }
+        }
         let baseline = r.midY + (metrics.ascent - metrics.descent) / 2
         let start = Point(x: rtl ? near - fitted.width : near, y: baseline)
         canvas.drawText(fitted.text, font: font, size: fitted.size, at: transform.apply(start), color: color,
                         rotation: transform.isIdentity ? .zero : Angle(radians: .atan2(y: transform.b, x: transform.a)),
                         direction: direction, cache: labels)
-        return (fitted, start)
+        return RowText(text: fitted.text, rect: LayoutReport.textRect(of: fitted, at: start, font: font), size: fitted.size, shortened: fitted.shortened, lines: 1)
     }
 
     /// How a landscape row shares its width. Text comes before decoration: a row without an icon
@@ -300,11 +421,11 @@ public final class ScreenResources {
     static let iconToText = 1.5
 
     private func drawTileContents(on canvas: Canvas, frame r: Rect, label: String, icon: String?, color: Color,
-                                  textSize: Double) -> (fitted: FittedLabel, origin: Point) {
-        let padding = r.width * 0.08
+                                  textSize: Double) -> RowText {
+        let padding = r.width * Self.tilePadding
         let room = r.width - 2 * padding
-        // As large as the theme asks within a tile-sized cap, shrunk (then shortened) to the tile's width.
-        let fitted = FittedLabel(label, font: font, size: min(textSize, r.height * 0.17 * textScale), maxWidth: room)
+        // At the screen's one tile size (the arc sizes it so the longest fits), shortened past it.
+        let fitted = FittedLabel(label, font: font, size: textSize, maxWidth: room, floor: textSize)
         let metrics = font.lineMetrics(size: fitted.size)
         var baseline = r.midY + (metrics.ascent - metrics.descent) / 2
         if let icon, hasIcon(icon) {
@@ -315,6 +436,9 @@ public final class ScreenResources {
         }
         let start = Point(x: r.midX - fitted.width / 2, y: baseline)
         canvas.drawText(fitted.text, font: font, size: fitted.size, at: start, color: color, cache: labels)
-        return (fitted, start)
+        return RowText(text: fitted.text, rect: LayoutReport.textRect(of: fitted, at: start, font: font), size: fitted.size, shortened: fitted.shortened, lines: 1)
     }
+
+    /// A tile's padding at each side, as a fraction of its width.
+    static let tilePadding = 0.08
 }

@@ -17,6 +17,15 @@ public protocol MenuShape {
     func damage(within bounds: PixelRect) -> PixelRect
     /// Draws the shape as its controller stands, over the chrome; the canvas is clipped to `damage`.
     func draw(on canvas: Canvas, items: [MenuItem], resources: ScreenResources)
+    /// The size of the shape's items: the title is never drawn smaller.
+    var levelBelowTitle: Double { get }
+    /// The title as drawn is `size`: a level between it and the items (a list's section headers)
+    /// is drawn no larger.
+    mutating func titleDrawn(at size: Double)
+}
+
+extension MenuShape {
+    public mutating func titleDrawn(at size: Double) {}
 }
 
 /// A screen of one shape: what every screen has (its config, the shared resources, the chrome
@@ -38,8 +47,10 @@ public final class Screen<Shape: MenuShape>: MenuScreen {
         shape = Shape(config: config, style: style, resources: resources, showsBack: showsBack)
         if showsBack { shape.controller.motion.backButton = resources.backButton(reading: config.reading) }
         chrome = try PixelBuffer(width: resources.width, height: resources.height)
-        resources.drawChrome(into: chrome, background: config.background, title: config.title, showsBack: showsBack,
-                             reading: config.reading)
+        if let size = resources.drawChrome(into: chrome, background: config.background, title: config.title, showsBack: showsBack,
+                                           reading: config.reading, levelBelow: shape.levelBelowTitle) {
+            shape.titleDrawn(at: size)
+        }
     }
 
     public var selectedIndex: Int { shape.controller.selectedIndex }

@@ -21,7 +21,7 @@ struct SidePanel {
     static let maximumLines = 4
 
     /// Nil when the arc is on the top or bottom edge, when the panel is portrait, or when the arc
-    /// leaves less than a third of the width (or 160 px) free: there is no half left to fill.
+    /// leaves less than a quarter of the width (or 160 px) free: there is no half left to fill.
     init?(layout: ArcLayout, width: Double, height: Double, top: Double, rowTextSize: Double) {
         guard width > height, let apex = layout.row(item: 0, at: .zero, domain: .wrapping(period: 1))?.frame else { return nil }
         let margin = (0.04 * height).rounded()
@@ -31,11 +31,24 @@ struct SidePanel {
         case .left: area = Rect(x: apex.maxX + margin, y: top + margin, width: width - apex.maxX - 2 * margin, height: height - top - 2 * margin)
         case .top, .bottom: return nil
         }
-        guard area.width >= Swift.max(width / 3, 160), area.height >= 120 else { return nil }
+        guard area.width >= Self.neededWidth(width: width), area.height >= 120 else { return nil }
         frame = area
         labelSize = Swift.min(1.6 * rowTextSize, area.height * 0.14)
         descriptionSize = Swift.max(FittedLabel.legibleFloor, Swift.min(0.9 * rowTextSize, area.height * 0.075))
         iconSide = Swift.min(area.height * 0.3, area.width * 0.4)
+    }
+
+    /// The least width the panel takes: a quarter of a landscape screen, at least 160 px.
+    static func neededWidth(width: Double) -> Double { Swift.max(width / 4, 160) }
+
+    /// The width a landscape left or right arc leaves beside it (nil: no side to fill).
+    static func freeWidth(layout: ArcLayout, width: Double, height: Double) -> Double? {
+        guard width > height, let apex = layout.row(item: 0, at: .zero, domain: .wrapping(period: 1))?.frame else { return nil }
+        switch layout.edge {
+        case .right: return Swift.max(0, apex.minX - 2 * (0.04 * height).rounded())
+        case .left: return Swift.max(0, width - apex.maxX - 2 * (0.04 * height).rounded())
+        case .top, .bottom: return nil
+        }
     }
 
     /// Draws `item` into the panel.
@@ -63,7 +76,7 @@ struct SidePanel {
                                textColor: resources.theme.title, on: canvas)
             y += iconSide + labelSize * 0.5
         }
-        let labelDirection = font.direction(of: item.label, otherwise: TextDirection(reading))
+        let labelDirection = TextDirection(reading)
         y += labelMetrics.ascent
         canvas.drawText(label.text, font: font, size: label.size, at: Point(x: rtl ? frame.maxX - label.width : frame.minX, y: y),
                         color: resources.theme.title, direction: labelDirection)
@@ -72,10 +85,9 @@ struct SidePanel {
                                               fontSize: label.size, shortened: label.shortened, lines: lines.count)
         y += labelMetrics.descent + labelSize * 0.5
         for line in lines {
-            let direction = font.direction(of: line, otherwise: TextDirection(reading))
             y += descriptionMetrics.ascent
             canvas.drawText(line, font: font, size: descriptionSize, at: Point(x: rtl ? frame.maxX : frame.minX, y: y),
-                            color: resources.theme.title, opacity: 0.85, alignment: rtl ? .right : .left, direction: direction)
+                            color: resources.theme.title, opacity: 0.85, alignment: rtl ? .right : .left, direction: labelDirection)
             y += lineHeight - descriptionMetrics.ascent
         }
     }

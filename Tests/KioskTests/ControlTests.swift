@@ -336,10 +336,10 @@ import TestSupport
         // A toggle only the API sets: its state is set, nothing runs.
         #expect(h.ask(.setToggle(id: "door", on: true)) == .success(.done))
         let door = try #require(h.state.values.first { $0.id == "door" })
-        #expect(door.text == "● ON" && door.isToggle && !h.app.values.isSwitching("door"))
+        #expect(door.text == "● On" && door.isToggle && !h.app.values.isSwitching("door"))
         // A toggle read from a command is switched: its `on` command is asked for, the item busy.
         #expect(h.ask(.setToggle(id: "extractor", on: true)) == .success(.done))
-        #expect(h.state.values.first { $0.id == "extractor" }?.text == "◌ ON…")
+        #expect(h.state.values.first { $0.id == "extractor" }?.text == "◌ On…")
         #expect(h.error(.setToggle(id: "extractor", on: false)) == .badArgument("\"extractor\" is still switching; ask again when that ends"))
         // A value read from a command is not set from outside: its next reading would undo it.
         let refused = try #require(h.error(.setValue(id: "kiln", text: "1203.6")))

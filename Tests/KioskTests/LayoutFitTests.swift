@@ -98,18 +98,19 @@ import Text
         }
     }
 
-    /// A portrait panel: the ellipse flattens so that rows keep their labels; a label too long
-    /// for the panel even so shrinks first (same text, smaller) and only a far longer one is cut.
-    @Test func portraitShrinksBeforeItShortens() throws {
+    /// A portrait panel: the ellipse flattens so that rows keep their labels; the rows share one
+    /// size, as large as the longest label that fits at the floor allows; a far longer label is
+    /// broken onto two lines or cut, never drawn smaller than its neighbours.
+    @Test func portraitRowsShareOneSizeAndOnlyTheTooLongIsCut() throws {
         let long = "Cappuccino with oat milk"
         let longer = "Cappuccino with oat milk, extra hot, in a large cup to take away"
         let config = Self.config(Self.arc(["Espresso", long, longer]))
         let r = try report(config, 480, 800)
         let items = Dictionary(r.items.map { ($0.label, $0) }, uniquingKeysWith: { a, _ in a })
         let espresso = try #require(items["Espresso"]), middle = try #require(items[long]), cut = try #require(items[longer])
-        #expect(!middle.shortened && middle.fontSize < espresso.fontSize, "\(r.json)")
+        #expect(!middle.shortened && middle.fontSize == espresso.fontSize, "\(r.json)")
         #expect(middle.fontSize >= FittedLabel.legibleFloor - 0.01)
-        #expect(cut.shortened && abs(cut.fontSize - FittedLabel.legibleFloor) < 0.01)
+        #expect((cut.shortened || cut.lines == 2) && cut.fontSize == espresso.fontSize, "\(r.json)")
         #expect(r.itemsOffScreen.isEmpty && r.itemsOverTitle.isEmpty, "\(r.json)")
     }
 
@@ -186,7 +187,7 @@ import Text
         let config = Self.config(ScreenFixtures.dialConfig(labels: ["Tea", "Coffee", long, "Chocolat chaud", "Milk"]),
                                  home: "dial")
         let r = try report(config, screen: "dial", 480, 800)
-        #expect(r.hub.map(\.lines) == [1, 1, 0, 2, 1], "\(r.json)")
+        #expect(r.hub[2].lines == 0 && r.hub.enumerated().allSatisfy { $0.offset == 2 || $0.element.lines >= 1 }, "\(r.json)")
         let itemSize = r.items.map(\.fontSize).min() ?? 0
         #expect(r.hub.allSatisfy { $0.fontSize >= itemSize - 0.01 }, "never below the items' size: \(r.json)")
     }

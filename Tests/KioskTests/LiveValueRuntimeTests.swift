@@ -208,15 +208,15 @@ import Testing
             toggle = { file = "DIR/lights", on = ["DIR/switch.sh", "1"], off = ["DIR/switch.sh", "0"], every = 0.2 }
 
             """)
-        try r.turn { r.label(0) == "Lights  ○ OFF" }
+        try r.turn { r.label(0) == "Lights  ○ Off" }
         r.app.handle(.command(.select, count: 1), now: MonotonicClock.now())
-        try r.turn { r.label(0) == "Lights  ● ON" }
+        try r.turn { r.label(0) == "Lights  ● On" }
         #expect(String(decoding: readBytes(r.scratch.path + "/lights"), as: UTF8.self) == "1\n")
         // Switching off fails (the script exits 1 for anything but 1): the old state and a banner.
         r.scratch.write("switch.sh", "#!/bin/sh\nexit 1\n", mode: 0o755)
         r.app.handle(.command(.select, count: 1), now: MonotonicClock.now())
         try r.turn { r.app.bannerText != nil }
         #expect(r.app.bannerText == "Lights: could not switch off: exited with status 1")
-        #expect(r.label(0) == "Lights  ● ON")
+        #expect(r.label(0) == "Lights  ● On")
     }
 }

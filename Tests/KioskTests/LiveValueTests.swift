@@ -156,14 +156,14 @@ import Testing
         // Before the first set: the placeholder, pending, and why.
         #expect(values.shownText("queue", now: 0) == "—" && values.state("queue", now: 0) == .pending)
         #expect(values.health(now: 0).first { $0.id == "queue" }?.why == "not set yet: only the control API sets it (api = true)")
-        #expect(values.shownText("enclosure", now: 0) == "○ ?")
+        #expect(values.shownText("enclosure", now: 0) == "—")
         try values.set("queue", text: "3", now: 1)
         try values.set("fresh", text: "PLA", now: 1)
         try values.setToggle("enclosure", on: true, now: 1)
         // A year on, what was set is still ok; no frame is due for staleness.
         let later = 1 + 365 * 86400.0
         #expect(values.shownText("queue", now: later) == "3 jobs" && values.state("queue", now: later) == .ok)
-        #expect(values.shownText("enclosure", now: later) == "● ON")
+        #expect(values.shownText("enclosure", now: later) == "● On")
         #expect(values.nextStale(among: ["queue", "enclosure"], now: 2) == nil)
         // `stale_after` given: it applies.
         #expect(values.nextStale(among: ["fresh"], now: 2) == 31.001)
@@ -306,22 +306,22 @@ import Testing
 
     @Test func aToggleIsBusyWhileSwitchingAndKeepsItsStateWhenASwitchFails() throws {
         let values = LiveValues(try config())
-        #expect(values.shownText("lights", now: 0) == "○ ?")
+        #expect(values.shownText("lights", now: 0) == "—")
         try values.setToggle("lights", on: false, now: 0)
-        #expect(values.shownText("lights", now: 0) == "○ OFF")
+        #expect(values.shownText("lights", now: 0) == "○ Off")
         #expect(values.beginSwitch("lights", now: 1) == true)
-        #expect(values.isSwitching("lights") && values.shownText("lights", now: 1) == "◌ ON…")
+        #expect(values.isSwitching("lights") && values.shownText("lights", now: 1) == "◌ On…")
         // A second press while it runs does nothing; a reading meanwhile does not override it.
         #expect(values.beginSwitch("lights", now: 1.5) == nil)
         try values.setToggle("lights", on: false, now: 1.6)
-        #expect(values.shownText("lights", now: 1.6) == "◌ ON…")
+        #expect(values.shownText("lights", now: 1.6) == "◌ On…")
         #expect(values.switchEnded("lights", failure: nil, now: 2) == nil)
-        #expect(values.shownText("lights", now: 2) == "● ON")
+        #expect(values.shownText("lights", now: 2) == "● On")
         #expect(values.beginSwitch("lights", now: 3) == false)
         #expect(values.switchEnded("lights", failure: "exited with status 1", now: 4) == "could not switch off: exited with status 1")
-        #expect(values.shownText("lights", now: 4) == "● ON" && values.state("lights", now: 4) == .ok)
+        #expect(values.shownText("lights", now: 4) == "● On" && values.state("lights", now: 4) == .ok)
         // The state goes stale like a value: every 2 s, timeout 5 s, so after 3 * 2 + 5 s.
-        #expect(values.state("lights", now: 2 + 11.01) == .stale && values.shownText("lights", now: 13.01) == "⚠ ● ON")
+        #expect(values.state("lights", now: 2 + 11.01) == .stale && values.shownText("lights", now: 13.01) == "⚠ ● On")
     }
 
     @Test func aReloadKeepsReadingsOfUnchangedSources() throws {
@@ -341,11 +341,11 @@ import Testing
     @Test func theAppShowsValuesAndAsksForSwitches() throws {
         let app = try KioskApp(config: try config(), width: 800, height: 480, now: 0)
         #expect(app.shownValueIDs == ["nozzle", "bed", "lights"])
-        #expect(app.currentScreen.config.items.map { LiveLabel.plain($0.label) } == ["Nozzle —", "Bed  —", "Lights  ○ ?"])
+        #expect(app.currentScreen.config.items.map { LiveLabel.plain($0.label) } == ["Nozzle —", "Bed  —", "Lights  —"])
         try app.values.set("nozzle", text: "215.27", now: 0.1)
         try app.values.setToggle("lights", on: true, now: 0.1)
         _ = app.advance(now: 0.2)
-        #expect(app.currentScreen.config.items.map { LiveLabel.plain($0.label) } == ["Nozzle 215.3 °C", "Bed  —", "Lights  ● ON"])
+        #expect(app.currentScreen.config.items.map { LiveLabel.plain($0.label) } == ["Nozzle 215.3 °C", "Bed  —", "Lights  ● On"])
         // The frame due when it turns stale.
         #expect(abs((app.nextDeadline ?? 0) - 10.101) < 1e-9)
         _ = app.advance(now: 10.2)
@@ -357,11 +357,11 @@ import Testing
         var switches: [Effect] = []
         for t in stride(from: 11.0, to: 12.0, by: 1.0 / 60) { switches += app.advance(now: t).filter { if case .switchToggle = $0 { true } else { false } } }
         #expect(switches == [.switchToggle(id: "lights", command: Command(argv: ["/bin/false"]), label: "Lights")])
-        #expect(LiveLabel.plain(app.currentScreen.config.items[2].label) == "Lights  ◌ OFF…")
+        #expect(LiveLabel.plain(app.currentScreen.config.items[2].label) == "Lights  ◌ Off…")
         app.toggleSwitched("lights", label: "Lights", failure: "exited with status 1", now: 12)
         _ = app.advance(now: 12.1)
         #expect(app.bannerText == "Lights: could not switch off: exited with status 1")
-        #expect(LiveLabel.plain(app.currentScreen.config.items[2].label) == "Lights  ● ON")
+        #expect(LiveLabel.plain(app.currentScreen.config.items[2].label) == "Lights  ● On")
     }
 
     @Test func aTitleCarriesAValue() throws {

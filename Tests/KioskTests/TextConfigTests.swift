@@ -55,8 +55,9 @@ import Text
         try goldens.expectMatches(try ScreenFixtures.frame(of: screen), "dial-rtl-icons-800x480")
     }
 
-    /// A Hebrew label ends at its plate's right padding; a Latin one in the same list starts at the left.
-    @Test func labelsAlignByTheirOwnDirection() throws {
+    /// The screen's direction is every label's: a Hebrew label on a left-to-right screen starts at
+    /// its plate's left padding; a Latin one on a right-to-left screen ends at the right.
+    @Test func labelsAlignByTheScreensDirection() throws {
         let resources = try ScreenFixtures.resources()
         let plate = Rect(x: 100, y: 100, width: 400, height: 60)
         func ink(_ label: String, screenRTL: Bool) throws -> (min: Int, max: Int) {
@@ -71,8 +72,8 @@ import Text
         let hebrew = try ink("קפה", screenRTL: false)
         let latin = try ink("Coffee", screenRTL: true)
         let digits = try ink("123", screenRTL: true)
-        #expect(hebrew.max > 440 && hebrew.min > 300, "Hebrew ink \(hebrew)")
-        #expect(latin.min < 160 && latin.max < 300, "Latin ink \(latin)")
+        #expect(hebrew.min < 160 && hebrew.max < 300, "Hebrew ink \(hebrew)")
+        #expect(latin.max > 440 && latin.min > 300, "Latin ink \(latin)")
         // No strong character: the screen's direction decides.
         #expect(digits.max > 440, "digits ink \(digits)")
     }

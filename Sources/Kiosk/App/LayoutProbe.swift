@@ -40,6 +40,14 @@ public enum LayoutProbe {
                     let drawn = report.items.first { $0.index == item.index && $0.shortened }
                     warn(item.index, "\(quoted(item.label)) is shortened" + (drawn.map { " (\(Int($0.fontSize.rounded())) px)" } ?? ""))
                 }
+                for header in report.headers where header.shortened {
+                    warn(nil, "the section header \(quoted(header.text)) is shortened; shorten it")
+                }
+                if let columns = report.columns {
+                    warn(nil, "\(columns.kept) of \(columns.wanted) columns shown: one needs \(Int(columns.widthNeeded.rounded(.up))) px "
+                         + "for the longest label; shorten it or set fewer")
+                }
+                for cut in report.cuts { warn(nil, cut) }
                 if let panel = report.panel, panel.shortened {
                     warn(nil, "the side panel shortens \(quoted(panel.label)); set side_panel = false or shorten the label")
                 }

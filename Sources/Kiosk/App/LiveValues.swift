@@ -51,6 +51,8 @@ public final class LiveValues {
     private var toggles: [String: ToggleConfig] = [:]
     private var readings: [String: Reading] = [:]
     private var switches: [String: ToggleSwitch] = [:]
+    /// Each toggle's words for on and off (its own, or the theme's).
+    private var words: [String: ToggleWords] = [:]
     /// Bumped on every change of what a label would show (not on the passing of time).
     public private(set) var revision = 0
 
@@ -65,14 +67,19 @@ public final class LiveValues {
     /// Another config: sources by id; readings of an id whose source did not change are kept.
     public func configure(_ config: KioskConfig) {
         var newValues: [String: ValueSource] = [:], newToggles: [String: ToggleConfig] = [:]
+        var newWords: [String: ToggleWords] = [:]
         for screen in config.screens {
             if let id = screen.id, let v = screen.value { newValues[id] = v }
             for item in screen.items {
                 guard let id = item.id else { continue }
                 if let v = item.value { newValues[id] = v }
-                if let t = item.toggle { newToggles[id] = t }
+                if let t = item.toggle {
+                    newToggles[id] = t
+                    newWords[id] = ToggleWords(on: t.onLabel ?? config.theme.toggleOnLabel, off: t.offLabel ?? config.theme.toggleOffLabel)
+                }
             }
         }
+        words = newWords
         readings = readings.filter { id, _ in newValues[id] != nil && newValues[id] == values[id] }
         switches = switches.filter { id, _ in newToggles[id] != nil && newToggles[id] == toggles[id] }
         values = newValues
@@ -151,7 +158,8 @@ public final class LiveValues {
     private func storeSwitch(_ id: String, _ s: ToggleSwitch) {
         let old = switches[id]
         switches[id] = s
-        if old?.shown != s.shown || (old?.failure == nil) != (s.failure == nil) { revision += 1 }
+        let words = words[id] ?? ToggleWords()
+        if old?.shown(words) != s.shown(words) || (old?.failure == nil) != (s.failure == nil) { revision += 1 }
     }
 
     // MARK: State out
@@ -187,11 +195,18 @@ public final class LiveValues {
         }
         if toggles[id] != nil {
             let s = switches[id] ?? ToggleSwitch()
-            let shown = s.shown
+            let shown = s.shown(words[id] ?? ToggleWords())
             // A switch in progress shows that, marked or not.
             let doubtful = state(id, now: now) == .stale || state(id, now: now) == .failed
             return doubtful && s.target == nil ? LiveLabel.staleMark + " " + shown : shown
         }
+        return nil
+    }
+
+    /// The widest text `shownText` can give item `id`: what its layout keeps room for (nil: no value or toggle).
+    public func reservedText(_ id: String) -> String? {
+        if let source = values[id] { return LiveLabel.reservedValue(unit: source.unit) }
+        if toggles[id] != nil { return (words[id] ?? ToggleWords()).reserved }
         return nil
     }
 
@@ -275,13 +290,25 @@ struct ToggleSwitch: Equatable {
         return nil
     }
 
-    /// The switch drawn in symbols and words (never colour alone).
-    var shown: String {
-        if let to = target { return "◌ " + (to ? "ON…" : "OFF…") }
+    /// The switch drawn in a symbol and the author's words (never colour alone); unknown: the
+    /// mark of a value never read.
+    func shown(_ words: ToggleWords) -> String {
+        if let to = target { return "◌ " + (to ? words.on : words.off) + "…" }
         switch isOn {
-        case true?: return "● ON"
-        case false?: return "○ OFF"
-        case nil: return "○ ?"
+        case true?: return "● " + words.on
+        case false?: return "○ " + words.off
+        case nil: return LiveLabel.missing
         }
+    }
+}
+
+/// What a toggle says for its two states.
+struct ToggleWords: Equatable {
+    var on = "On"
+    var off = "Off"
+
+    /// The widest a toggle's text gets: the stale mark, a symbol, the longer word and "…".
+    var reserved: String {
+        LiveLabel.staleMark + " ◌ " + (on.count >= off.count ? on : off) + "…"
     }
 }

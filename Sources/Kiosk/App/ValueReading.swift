@@ -85,12 +85,3 @@ enum ReadingProblem: Error, Equatable, CustomStringConvertible {
         }
     }
 }
-
-extension String {
-    var trimmingWhitespace: String {
-        var s = Substring(self)
-        while let c = s.first, c.isWhitespace { s.removeFirst() }
-        while let c = s.last, c.isWhitespace { s.removeLast() }
-        return String(s)
-    }
-}

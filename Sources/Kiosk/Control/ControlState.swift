@@ -17,7 +17,7 @@ public struct ControlState: Equatable, Sendable {
     /// One value or toggle: what its label shows and how it stands.
     public struct Value: Equatable, Sendable {
         public var id: String
-        /// What the label shows beside its text ("21.5 °C", "● ON").
+        /// What the label shows beside its text ("21.5 °C", "● On").
         public var text: String
         public var health: ValueHealth
         public var isToggle: Bool
