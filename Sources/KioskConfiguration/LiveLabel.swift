@@ -12,11 +12,12 @@ public enum LiveLabel {
     public static let isolateStart: Character = "\u{2068}"
     public static let isolateEnd: Character = "\u{2069}"
 
-    /// What a layout keeps room for where a value stands: a stale mark and seven digits with a
-    /// decimal point (a reading's usual width), and the unit. A longer reading is fitted into
-    /// that room (the words before it shortened first), never given more.
-    public static func reservedValue(unit: String?) -> String {
-        staleMark + " 0000000.0" + (unit.map { " " + $0 } ?? "")
+    /// What a layout keeps room for where a value stands: a stale mark and a four-digit negative
+    /// number as its `format` writes it (six digits and a decimal when it has none), and the
+    /// unit. A longer reading is fitted into that room (the words before it shortened first),
+    /// never given more.
+    public static func reservedValue(format: ValueFormat?, unit: String?) -> String {
+        staleMark + " " + (format?.format(-8888.8888) ?? "000000.0") + (unit.map { " " + $0 } ?? "")
     }
 
     public static func compose(_ label: String, value: String) -> String {

@@ -103,6 +103,7 @@ public struct DialShape: MenuShape {
         drawHub(on: canvas, selected: items[controller.scroller.domain.contentIndex(selected) ?? 0], pressed: pressed == .hub,
                 resources: resources)
         if let cut { resources.layoutReport?.cuts = [cut] }
+        resources.layoutReport?.platesArePills = true
         if let report = resources.layoutReport, geometry.hubRadius > 4 {
             // Every item's label as the hub would show it once selected, not only the selection's.
             report.hub = items.enumerated().map { index, item in

@@ -116,15 +116,28 @@ public final class LayoutReport {
         return items.filter { $0.shortened && seen.insert($0.index).inserted }
     }
 
+    /// A dial's plates are pills (rounded ends of half their height), not rectangles.
+    public internal(set) var platesArePills = false
+
     /// Pairs of items whose plates overlap by more than a hairline.
     public var overlappingItems: [(Item, Item)] {
         var pairs: [(Item, Item)] = []
         for i in items.indices {
-            for j in items.indices where j > i && Self.overlap(items[i].rect, items[j].rect) {
+            for j in items.indices where j > i && (platesArePills ? Self.pillsOverlap(items[i].rect, items[j].rect) : Self.overlap(items[i].rect, items[j].rect)) {
                 pairs.append((items[i], items[j]))
             }
         }
         return pairs
+    }
+
+    /// Two upright pills overlap where their core segments (the middle line less the round ends)
+    /// come closer than the sum of their radii, less a hairline.
+    static func pillsOverlap(_ a: Rect, _ b: Rect) -> Bool {
+        guard overlap(a, b) else { return false }
+        let ra = min(a.width, a.height) / 2, rb = min(b.width, b.height) / 2
+        let gap = max(0, max(a.minX + ra, b.minX + rb) - min(a.maxX - ra, b.maxX - rb))
+        let dy = a.midY - b.midY
+        return (gap * gap + dy * dy).squareRoot() < ra + rb - 1
     }
 
     /// Items whose plate runs into the side panel.

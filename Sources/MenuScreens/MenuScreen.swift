@@ -127,24 +127,32 @@ public final class ScreenResources {
     public func headerHeight(textScale scale: Double) -> Double { (theme.titleSize * scale * Double(height) * 1.6).rounded() }
 
     /// The back button, shown on screens below the home screen: top left, or top right on a
-    /// right-to-left screen.
-    public func backButton(reading: ReadingDirection) -> Rect { backButton(reading: reading, textScale: textScale) }
+    /// right-to-left screen. A control like the items: its word is drawn at their size
+    /// (`itemSize`; never larger than the title's), so it never outweighs the title beside it.
+    public func backButton(reading: ReadingDirection, itemSize: Double = .infinity) -> Rect {
+        backButton(reading: reading, textScale: textScale, itemSize: itemSize)
+    }
 
-    func backButton(reading: ReadingDirection, textScale scale: Double) -> Rect {
+    func backButton(reading: ReadingDirection, textScale scale: Double, itemSize: Double) -> Rect {
         let header = headerHeight(textScale: scale)
         let h = header * 0.7
         // As wide as its word needs ("Zurück", "Retour"), at least a thumb's width, at most a third of the screen.
-        let word = font.measure(backButtonText, size: header / 1.6 * 0.8)
-        let w = Swift.max(h * 2.6, Swift.min(word + h * 0.9, Double(width) / 3))
+        let word = font.measure(backButtonText, size: backButtonTextSize(textScale: scale, itemSize: itemSize))
+        let w = Swift.max(h * 1.8, Swift.min(word + h * 0.9, Double(width) / 3))
         return Rect(x: reading == .rightToLeft ? Double(width) - h * 0.3 - w : h * 0.3, y: (header - h) / 2, width: w, height: h)
     }
 
+    func backButtonTextSize(textScale scale: Double, itemSize: Double) -> Double {
+        let titleLike = headerHeight(textScale: scale) / 1.6 * 0.8
+        return itemSize.isFinite && itemSize > 0 ? Swift.min(titleLike, Swift.max(itemSize, FittedLabel.legibleFloor)) : titleLike
+    }
+
     /// The title's free span at `scale`: from the margin (or the back button) to the other margin.
-    func titleSpan(showsBack: Bool, reading: ReadingDirection, textScale scale: Double) -> (start: Double, end: Double) {
+    func titleSpan(showsBack: Bool, reading: ReadingDirection, textScale scale: Double, itemSize: Double) -> (start: Double, end: Double) {
         let margin = headerHeight(textScale: scale) * 0.3
         var start = margin, end = Double(width) - margin
         if showsBack {
-            let b = backButton(reading: reading, textScale: scale)
+            let b = backButton(reading: reading, textScale: scale, itemSize: itemSize)
             if reading == .rightToLeft { end = b.minX - margin } else { start = b.maxX + margin }
         }
         return (start, end)
@@ -152,7 +160,6 @@ public final class ScreenResources {
 
     /// "‹" is a mirrored character: on a right-to-left screen it is drawn as "›".
     private var backButtonText: String { "‹ " + theme.backLabel }
-    private var backButtonTextSize: Double { titleTextSize * 0.8 }
 
     /// Draws the background, the title and, if `showsBack`, the back button: the static part of a
     /// screen, mirrored on a right-to-left screen.
@@ -175,20 +182,22 @@ public final class ScreenResources {
         let size = max(titleTextSize, min(below, headerHeight / 1.3))
         let metrics = font.lineMetrics(size: titleTextSize)
         let screenDirection = TextDirection(reading)
-        let (start, end) = titleSpan(showsBack: showsBack, reading: reading, textScale: textScale)
+        let (start, end) = titleSpan(showsBack: showsBack, reading: reading, textScale: textScale, itemSize: below)
         if showsBack {
-            let b = backButton(reading: reading)
+            let b = backButton(reading: reading, itemSize: below)
             let plate = theme.plateColors(.normal)
             canvas.fill(b, radii: CornerRadii(all: b.height / 2), color: plate.fill, opacity: plate.opacity)
-            canvas.drawText(backButtonText, font: font, size: backButtonTextSize,
+            canvas.drawText(backButtonText, font: font, size: backButtonTextSize(textScale: textScale, itemSize: below),
                             at: Point(x: b.midX, y: b.midY + (metrics.ascent - metrics.descent) * 0.4),
                             color: plate.text, alignment: .center, maxWidth: b.width - 8, direction: screenDirection)
             layoutReport?.back = b
         }
         if let title, !title.isEmpty {
-            // Larger text never makes the title smaller than text_scale 1 draws it.
-            let one = titleSpan(showsBack: showsBack, reading: reading, textScale: 1)
-            let atOne = textScale > 1 ? FittedLabel(title, font: font, size: theme.titleSize * Double(height), maxWidth: one.end - one.start).size : 0
+            // Larger text never makes the title smaller than text_scale 1 draws it, unless it would
+            // be cut at that size (a whole word before a large one).
+            let one = titleSpan(showsBack: showsBack, reading: reading, textScale: 1, itemSize: below)
+            var atOne = textScale > 1 ? FittedLabel(title, font: font, size: theme.titleSize * Double(height), maxWidth: one.end - one.start).size : 0
+            if atOne > 0, font.measure(title, size: atOne) > end - start { atOne = 0 }
             let fitted = FittedLabel(title, font: font, size: max(size, atOne), maxWidth: end - start,
                                      floor: max(FittedLabel.legibleFloor, min(below, size), atOne))
             // A title sits at the screen's reading start: the right on a right-to-left screen.

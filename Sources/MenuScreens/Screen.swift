@@ -45,7 +45,7 @@ public final class Screen<Shape: MenuShape>: MenuScreen {
         self.resources = resources
         items = config.items
         shape = Shape(config: config, style: style, resources: resources, showsBack: showsBack)
-        if showsBack { shape.controller.motion.backButton = resources.backButton(reading: config.reading) }
+        if showsBack { shape.controller.motion.backButton = resources.backButton(reading: config.reading, itemSize: shape.levelBelowTitle) }
         chrome = try PixelBuffer(width: resources.width, height: resources.height)
         if let size = resources.drawChrome(into: chrome, background: config.background, title: config.title, showsBack: showsBack,
                                            reading: config.reading, levelBelow: shape.levelBelowTitle) {

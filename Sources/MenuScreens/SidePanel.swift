@@ -13,6 +13,8 @@ struct SidePanel {
     let frame: Rect
     /// The label's size before fitting, and the description's.
     let labelSize: Double
+    /// The rows' size: the panel's label is never smaller.
+    let rowTextSize: Double
     let descriptionSize: Double
     /// The icon's side.
     let iconSide: Double
@@ -34,6 +36,7 @@ struct SidePanel {
         guard area.width >= Self.neededWidth(width: width), area.height >= 120 else { return nil }
         frame = area
         labelSize = Swift.min(1.6 * rowTextSize, area.height * 0.14)
+        self.rowTextSize = rowTextSize
         descriptionSize = Swift.max(FittedLabel.legibleFloor, Swift.min(0.9 * rowTextSize, area.height * 0.075))
         iconSide = Swift.min(area.height * 0.3, area.width * 0.4)
     }
@@ -56,19 +59,23 @@ struct SidePanel {
         let font = resources.font
         let rtl = reading == .rightToLeft
         let icon = item.icon.flatMap { resources.hasIcon($0) ? $0 : nil }
-        let label = FittedLabel(item.label, font: font, size: labelSize, maxWidth: frame.width)
+        // The selection shown large: never smaller than its row; too long for one line at that,
+        // it takes two.
+        let label = FittedLabel(item.label, font: font, size: labelSize, maxWidth: frame.width, floor: Swift.min(labelSize, rowTextSize))
+        let labelLines = label.shortened ? Self.wrap(item.label, font: font, size: label.size, width: frame.width, maxLines: 2) : [label.text]
         let labelMetrics = font.lineMetrics(size: label.size)
+        let labelHeight = Double(labelLines.count) * (labelMetrics.ascent + labelMetrics.descent)
         let descriptionMetrics = font.lineMetrics(size: descriptionSize)
         let lineHeight = (descriptionMetrics.ascent + descriptionMetrics.descent) * 1.25
         var lines: [String] = []
         if let text = item.description {
             // What the label and icon leave of the panel's height decides how many lines fit.
-            let used = (icon == nil ? 0 : iconSide + labelSize * 0.5) + labelMetrics.ascent + labelMetrics.descent + labelSize * 0.5
+            let used = (icon == nil ? 0 : iconSide + labelSize * 0.5) + labelHeight + labelSize * 0.5
             let fit = Int(Swift.max(0, frame.height - used) / Swift.max(lineHeight, 1))
             lines = Self.wrap(text, font: font, size: descriptionSize, width: frame.width, maxLines: Swift.min(fit, Self.maximumLines))
         }
         // A live value (another issue) goes between the label and the description.
-        let height = (icon == nil ? 0 : iconSide + labelSize * 0.5) + labelMetrics.ascent + labelMetrics.descent
+        let height = (icon == nil ? 0 : iconSide + labelSize * 0.5) + labelHeight
             + (lines.isEmpty ? 0 : labelSize * 0.5 + Double(lines.count) * lineHeight)
         var y = frame.minY + Swift.max(0, (frame.height - height) / 2)
         if let icon {
@@ -77,13 +84,20 @@ struct SidePanel {
             y += iconSide + labelSize * 0.5
         }
         let labelDirection = TextDirection(reading)
-        y += labelMetrics.ascent
-        canvas.drawText(label.text, font: font, size: label.size, at: Point(x: rtl ? frame.maxX - label.width : frame.minX, y: y),
-                        color: resources.theme.title, direction: labelDirection)
+        let top = y
+        var widest = 0.0
+        for line in labelLines {
+            let width = font.measure(line, size: label.size)
+            widest = Swift.max(widest, width)
+            canvas.drawText(line, font: font, size: label.size, at: Point(x: rtl ? frame.maxX - width : frame.minX, y: y + labelMetrics.ascent),
+                            color: resources.theme.title, direction: labelDirection)
+            y += labelMetrics.ascent + labelMetrics.descent
+        }
+        let whole = labelLines.joined(separator: " ") == item.label.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         resources.layoutReport?.panel = .init(label: item.label, rect: frame,
-                                              textRect: LayoutReport.textRect(of: label, at: Point(x: rtl ? frame.maxX - label.width : frame.minX, y: y), font: font),
-                                              fontSize: label.size, shortened: label.shortened, lines: lines.count)
-        y += labelMetrics.descent + labelSize * 0.5
+                                              textRect: Rect(x: rtl ? frame.maxX - widest : frame.minX, y: top, width: widest, height: labelHeight),
+                                              fontSize: label.size, shortened: !whole, lines: lines.count)
+        y += labelSize * 0.5
         for line in lines {
             y += descriptionMetrics.ascent
             canvas.drawText(line, font: font, size: descriptionSize, at: Point(x: rtl ? frame.maxX : frame.minX, y: y),

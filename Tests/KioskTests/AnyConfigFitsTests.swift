@@ -179,10 +179,23 @@ import Text
         var large = try load(ConfigPaths.example)
         large.theme.textScale = 1.5
         let portrait = PanelSize(width: 480, height: 800), landscape = PanelSize(width: 800, height: 480)
-        return [("coffee-home-480x800", coffee, "home", portrait), ("coffee-sizes-480x800", coffee, "sizes", portrait),
-                ("coffee-service-480x800", coffee, "service", portrait), ("rtl-home-800x480", rtl, "home", landscape),
-                ("rtl-media-800x480", rtl, "media", landscape), ("large-text-main-800x480", large, "main", landscape),
-                ("large-text-settings-800x480", large, "settings", landscape)]
+        let dir = ConfigPaths.testsDirectory + "/StrangerConfigs/"
+        let printer = try load(dir + "printer-panel.toml"), home = try load(dir + "home-panel-nl-pl.toml")
+        let clinic = try load(dir + "clinic-he-ar.toml")
+        var shots = [("coffee-home-480x800", coffee, "home", portrait), ("coffee-sizes-480x800", coffee, "sizes", portrait),
+                     ("coffee-service-480x800", coffee, "service", portrait), ("rtl-home-800x480", rtl, "home", landscape),
+                     ("rtl-media-800x480", rtl, "media", landscape), ("large-text-main-800x480", large, "main", landscape),
+                     ("large-text-settings-800x480", large, "settings", landscape)]
+        // The three of issue 32, at 800x480 and in portrait: a printer panel, a Dutch and Polish
+        // home panel at text_scale 1.3, a Hebrew and Arabic clinic at 1.6.
+        for (name, config, screens) in [("printer", printer, ["printer", "move", "presets"]), ("home", home, ["thuis", "licht"]),
+                                        ("clinic", clinic, ["checkin", "times", "clinics"])] {
+            for screen in screens {
+                shots.append(("\(name)-\(screen)-800x480", config, screen, landscape))
+                shots.append(("\(name)-\(screen)-480x800", config, screen, portrait))
+            }
+        }
+        return shots
     }
 
     @Test func strangerGalleryIsCurrent() throws {

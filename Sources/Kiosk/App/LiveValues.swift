@@ -205,7 +205,7 @@ public final class LiveValues {
 
     /// The widest text `shownText` can give item `id`: what its layout keeps room for (nil: no value or toggle).
     public func reservedText(_ id: String) -> String? {
-        if let source = values[id] { return LiveLabel.reservedValue(unit: source.unit) }
+        if let source = values[id] { return LiveLabel.reservedValue(format: source.format, unit: source.unit) }
         if toggles[id] != nil { return (words[id] ?? ToggleWords()).reserved }
         return nil
     }
