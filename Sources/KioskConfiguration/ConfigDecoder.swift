@@ -424,13 +424,24 @@ struct ConfigDecoder {
     func decodeToggle(_ t: ConfigTableReader) -> ToggleConfig? {
         let state = decodeOrigin(t, commandKey: "state", what: "a toggle's state")
         let on = argv(t, "on"), off = argv(t, "off")
-        if on == nil, !t.has("on") { t.fail("on", "missing: the command that switches it on, e.g. on = [\"/usr/bin/lights\", \"on\"]") }
-        if off == nil, !t.has("off") { t.fail("off", "missing: the command that switches it off") }
+        // A toggle the control API sets may leave its switching to the API: a press asks it.
+        let asksTheAPI = state == .api && !t.has("on") && !t.has("off")
+        if !asksTheAPI {
+            if on == nil, !t.has("on") {
+                t.fail("on", state == .api
+                    ? "missing: give both on and off, or neither (a press then asks the control API to switch it)"
+                    : "missing: the command that switches it on, e.g. on = [\"/usr/bin/lights\", \"on\"]")
+            }
+            if off == nil, !t.has("off") {
+                t.fail("off", state == .api ? "missing: give both on and off, or neither (a press then asks the control API to switch it)"
+                                            : "missing: the command that switches it off")
+            }
+        }
         let every = notRead(t, "every", state)
         let timeout = positiveSeconds(t, "timeout")
         let onLabel = word(t, "on_label"), offLabel = word(t, "off_label")
         t.finish()
-        guard let state, let on, let off else { return nil }
+        guard let state, asksTheAPI || (on != nil && off != nil) else { return nil }
         return ToggleConfig(state: state, on: on, off: off, every: every ?? ValueSource.defaultEvery, timeout: timeout ?? ToggleConfig.defaultTimeout,
                             onLabel: onLabel, offLabel: offLabel)
     }

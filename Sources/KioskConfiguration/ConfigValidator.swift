@@ -328,8 +328,8 @@ private struct ValidationRun {
         case .toggle:
             if let toggle = item.toggle {
                 if case .command(let c) = toggle.state { checkCommand(c, at: path.appending("toggle").appending("state")) }
-                checkCommand(toggle.on, at: path.appending("toggle").appending("on"))
-                checkCommand(toggle.off, at: path.appending("toggle").appending("off"))
+                if let on = toggle.on { checkCommand(on, at: path.appending("toggle").appending("on")) }
+                if let off = toggle.off { checkCommand(off, at: path.appending("toggle").appending("off")) }
             }
         case .back, .reload, .poweroff, .reboot:
             break

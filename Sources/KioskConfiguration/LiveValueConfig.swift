@@ -59,8 +59,10 @@ public struct ValueSource: Sendable, Equatable {
 /// a state file holds `1`/`on`/`true`/`yes` or `0`/`off`/`false`/`no`.
 public struct ToggleConfig: Sendable, Equatable {
     public var state: ValueOrigin
-    public var on: Command
-    public var off: Command
+    /// The commands that switch it; nil for an `api = true` toggle without them: a press then
+    /// asks the control API (D-Bus `ToggleRequested`, MQTT `P/event/toggle`) and waits for its answer.
+    public var on: Command?
+    public var off: Command?
     public var every: Double
     /// For the state command and for `on` and `off` alike.
     public var timeout: Double
@@ -68,7 +70,7 @@ public struct ToggleConfig: Sendable, Equatable {
     public var onLabel: String?
     public var offLabel: String?
 
-    public init(state: ValueOrigin, on: Command, off: Command, every: Double = ValueSource.defaultEvery,
+    public init(state: ValueOrigin, on: Command?, off: Command?, every: Double = ValueSource.defaultEvery,
                 timeout: Double = ToggleConfig.defaultTimeout, onLabel: String? = nil, offLabel: String? = nil) {
         self.state = state
         self.on = on
@@ -84,6 +86,9 @@ public struct ToggleConfig: Sendable, Equatable {
 
     /// A switch may take longer than a reading (a relay, a service starting).
     public static let defaultTimeout = 5.0
+
+    /// A press asks the control API to switch it (no commands of its own).
+    public var asksTheAPI: Bool { on == nil || off == nil }
 
     /// The source the state is read from, as a value (for staleness and the status).
     public var stateSource: ValueSource { ValueSource(origin: state, every: every, timeout: timeout) }

@@ -364,6 +364,57 @@ import Testing
         #expect(LiveLabel.plain(app.currentScreen.config.items[2].label) == "Lights  ● On")
     }
 
+    /// A toggle Home Assistant switches needs no commands: a press asks the control API (an
+    /// event, not a command), shows the switch running in the author's words, and ends when the
+    /// state is set, or after its timeout with a banner and the old state kept. One of on/off
+    /// alone is refused, saying why.
+    @Test func anAPIToggleWithoutCommandsAsksTheAPI() throws {
+        let text = """
+            home = "main"
+            [theme]
+            toggle_on_label = "aan"
+            toggle_off_label = "uit"
+            [screens.main]
+            style = "list"
+            [[screens.main.sections]]
+            [[screens.main.sections.items]]
+            id = "garage"
+            label = "Garagedeur"
+            toggle = { api = true, timeout = 3 }
+
+            """
+        let app = try KioskApp(config: try config(text), width: 800, height: 480, now: 0)
+        try app.values.setToggle("garage", on: false, now: 0)
+        _ = app.advance(now: 0.5)
+        #expect(LiveLabel.plain(app.currentScreen.config.items[0].label) == "Garagedeur  ○ uit")
+        app.handle(.command(.select, count: 1), now: 1)
+        var events: [Effect] = []
+        for t in stride(from: 1.0, to: 1.5, by: 1.0 / 60) { events += app.advance(now: t) }
+        #expect(events.contains(.event(.toggleRequested(id: "garage", on: true))), "\(events)")
+        #expect(!events.contains { if case .switchToggle = $0 { true } else { false } })
+        _ = app.advance(now: 2)
+        #expect(LiveLabel.plain(app.currentScreen.config.items[0].label) == "Garagedeur  ◌ aan…")
+        // The answer: the state is set.
+        try app.values.setToggle("garage", on: true, now: 2.5)
+        _ = app.advance(now: 3)
+        #expect(LiveLabel.plain(app.currentScreen.config.items[0].label) == "Garagedeur  ● aan" && !app.values.isSwitching("garage"))
+        // No answer: the switch ends after its timeout, the old state kept, a banner says so.
+        app.handle(.command(.select, count: 1), now: 4)
+        _ = app.advance(now: 4.1)
+        #expect(app.values.isSwitching("garage"))
+        #expect(abs((app.nextDeadline ?? 0) - 7.1) < 0.2, "\(String(describing: app.nextDeadline))")
+        _ = app.advance(now: 7.2)
+        #expect(!app.values.isSwitching("garage"))
+        #expect(app.bannerText == "Garagedeur: could not switch off: no answer from the control API in 3 s", "\(String(describing: app.bannerText))")
+        _ = app.advance(now: 7.3)
+        #expect(LiveLabel.plain(app.currentScreen.config.items[0].label) == "Garagedeur  ● aan")
+
+        let half = check(text.replacing("toggle = { api = true, timeout = 3 }", with: "toggle = { api = true, on = [\"/bin/true\"] }"))
+        #expect(half.config == nil && half.report.contains("give both on and off, or neither"), "\(half.report)")
+        let read = check(text.replacing("toggle = { api = true, timeout = 3 }", with: "toggle = { state = [\"/bin/true\"] }"))
+        #expect(read.config == nil && read.report.contains("the command that switches it on"), "\(read.report)")
+    }
+
     @Test func aTitleCarriesAValue() throws {
         let text = Self.printer.replacing("title = \"Printer\"\n", with: """
             title = "Printer {value}"

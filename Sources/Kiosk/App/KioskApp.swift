@@ -113,6 +113,7 @@ public final class KioskApp: FrameSource {
         }
         returnHomeIfIdle()
         relockIdleScreens()
+        endUnansweredSwitches(now: now)
         if lock.refresh(on: navigator, now: now) { frameNeed.raise(to: .full) }
         if let pilot = autopilot {
             if let position = pilot.position(at: now) {
@@ -164,7 +165,7 @@ public final class KioskApp: FrameSource {
         let valuesDue = presented.at + Self.valueRebuildInterval
         let valuesWaiting = presented.revision != values.revision && valuesDue > now ? valuesDue : nil
         return [idle, banner?.until, autopilot?.nextStep, lock.nextDeadline(now: now, lastInput: activity.lastInput), speech?.deadline,
-                values.nextStale(among: shownValueIDs, now: now), valuesWaiting].compactMap { $0 }.min()
+                values.nextStale(among: shownValueIDs, now: now), valuesWaiting, values.nextUnansweredSwitch].compactMap { $0 }.min()
     }
 
     // MARK: Live values
@@ -351,8 +352,26 @@ public final class KioskApp: FrameSource {
     /// A switch `LiveValues.beginSwitch` has started, by a press or from outside: recorded, and
     /// its `on` or `off` command run as an effect.
     private func switchStarted(_ item: MenuItem, id: String, toggle: ToggleConfig, on: Bool) {
+        guard let command = on ? toggle.on : toggle.off else {
+            // No command of its own: whoever sets it through the control API is asked, and the
+            // switch runs until it answers by setting the state (or its timeout passes).
+            actions.record(item.label, .toggle, on ? "asked to switch on" : "asked to switch off")
+            effects.append(.event(.toggleRequested(id: id, on: on)))
+            return
+        }
         actions.record(item.label, .toggle, on ? "switching on" : "switching off")
-        effects.append(.switchToggle(id: id, command: on ? toggle.on : toggle.off, label: Self.plainLabel(item)))
+        effects.append(.switchToggle(id: id, command: command, label: Self.plainLabel(item)))
+    }
+
+    /// Switches asked of the control API that got no answer in time end: the old state stays and
+    /// a banner says so.
+    private func endUnansweredSwitches(now: Double) {
+        for (id, message) in values.unansweredSwitches(now: now) {
+            let label = config.screens.lazy.flatMap(\.items).first { $0.id == id }.map(Self.plainLabel) ?? id
+            actions.count(.toggle, failed: true)
+            actions.record(label, .toggle, message)
+            showBanner("\(label): \(message)", now: now)
+        }
     }
 
     /// An item's label without its value's placeholder (for banners and logs).

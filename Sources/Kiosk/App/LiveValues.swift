@@ -121,19 +121,42 @@ public final class LiveValues {
         }
     }
 
-    /// Toggle `id`'s state as read (or set from outside).
+    /// Toggle `id`'s state as read (or set from outside). For a toggle that asks the control API
+    /// to switch it (no commands), the state set is the answer: the switch asked for ends.
     public func setToggle(_ id: String, on: Bool, now: Double) throws(LiveValueError) {
-        guard toggles[id] != nil else { throw values[id] != nil ? .notAToggle(id) : .unknownID(id) }
+        guard let toggle = toggles[id] else { throw values[id] != nil ? .notAToggle(id) : .unknownID(id) }
         var s = switches[id] ?? ToggleSwitch()
+        if toggle.asksTheAPI, s.target != nil { s.ended(failure: nil, at: now) }
         s.read(on, at: now)
         storeSwitch(id, s)
+    }
+
+    /// Switches asked of the control API that got no answer within their toggle's `timeout`
+    /// by `now`: each ends, its old state kept; returns their ids and the banner's message.
+    public func unansweredSwitches(now: Double) -> [(id: String, message: String)] {
+        var ended: [(String, String)] = []
+        for (id, toggle) in toggles where toggle.asksTheAPI {
+            guard var s = switches[id], s.target != nil, let since = s.since, now >= since + toggle.timeout else { continue }
+            if let message = s.ended(failure: "no answer from the control API in \(Int(toggle.timeout.rounded(.up))) s", at: now) {
+                ended.append((id, message))
+            }
+            storeSwitch(id, s)
+        }
+        return ended.sorted { $0.0 < $1.0 }
+    }
+
+    /// When the next switch asked of the control API runs out of time.
+    public var nextUnansweredSwitch: Double? {
+        toggles.compactMap { id, toggle in
+            toggle.asksTheAPI && switches[id]?.target != nil ? switches[id]?.since.map { $0 + toggle.timeout } : nil
+        }.min()
     }
 
     /// Asks to switch toggle `id` (to `target`, or else to the opposite of its state): the target
     /// state, or nil while a switch is already running.
     public func beginSwitch(_ id: String, to target: Bool? = nil, now: Double) -> Bool? {
         guard var s = switches[id] ?? (toggles[id] != nil ? ToggleSwitch() : nil) else { return nil }
-        let target = s.begin(to: target)
+        let target = s.begin(to: target, at: now)
         storeSwitch(id, s)
         return target
     }
@@ -252,8 +275,10 @@ public final class LiveValues {
 struct ToggleSwitch: Equatable {
     private(set) var isOn: Bool?
     private(set) var readAt: Double?
-    /// Set while an `on`/`off` command runs: the item is busy.
+    /// Set while an `on`/`off` command runs (or the control API is asked): the item is busy.
     private(set) var target: Bool?
+    /// When the switch began.
+    private(set) var since: Double?
     private(set) var failure: String?
 
     mutating func read(_ on: Bool, at now: Double) {
@@ -270,10 +295,11 @@ struct ToggleSwitch: Equatable {
 
     /// Starts a switch to `wanted`, or else to the opposite of the known state (on when unknown);
     /// nil when busy.
-    mutating func begin(to wanted: Bool? = nil) -> Bool? {
+    mutating func begin(to wanted: Bool? = nil, at now: Double? = nil) -> Bool? {
         guard target == nil else { return nil }
         let to = wanted ?? !(isOn ?? false)
         target = to
+        since = now
         return to
     }
 
@@ -281,6 +307,7 @@ struct ToggleSwitch: Equatable {
     mutating func ended(failure why: String?, at now: Double) -> String? {
         guard let to = target else { return nil }
         target = nil
+        since = nil
         if let why {
             return "could not switch \(to ? "on" : "off"): \(why)"
         }

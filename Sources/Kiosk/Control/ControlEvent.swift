@@ -7,4 +7,7 @@ public enum ControlEvent: Equatable, Sendable {
     case selectionChanged(index: Int, label: String)
     /// An item was chosen (touch, knob press, key); `id` is its `id` if it has one.
     case itemActivated(id: String?, label: String)
+    /// A press on an `api = true` toggle without commands: the kiosk asks whoever sets it to
+    /// switch it `on` (or off); it shows the switch running until the state is set.
+    case toggleRequested(id: String, on: Bool)
 }

@@ -234,6 +234,11 @@ final class DBusControl {
                 try s.append(id ?? "")
                 try s.append(label)
                 try connection.send(s)
+            case .toggleRequested(let id, let on):
+                let s = try connection.signal(path: DBusNames.path, interface: DBusNames.interface, member: "ToggleRequested")
+                try s.append(id)
+                try s.append(on)
+                try connection.send(s)
             }
             try watchForOutput()
         } catch {

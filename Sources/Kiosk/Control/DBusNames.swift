@@ -41,6 +41,7 @@ public enum DBusNames {
           <signal name="ScreenChanged"><arg name="screen" type="s"/></signal>
           <signal name="SelectionChanged"><arg name="index" type="i"/><arg name="label" type="s"/></signal>
           <signal name="ItemActivated"><arg name="id" type="s"/><arg name="label" type="s"/></signal>
+          <signal name="ToggleRequested"><arg name="id" type="s"/><arg name="on" type="b"/></signal>
          </interface>
         </node>
 

@@ -50,6 +50,9 @@ public struct MQTTTopics: Equatable, Sendable {
     public func toggle(_ id: String) -> String { prefix + "/state/toggle/" + id }
     /// Not retained: an item activated on the kiosk (JSON).
     public var activated: String { prefix + "/event/activated" }
+    /// Not retained: a press asks for an `api = true` toggle without commands to be switched
+    /// (JSON `{"id", "on"}`); the answer is its state set through `P/cmd/toggle/ID`.
+    public var toggleRequested: String { prefix + "/event/toggle" }
     /// Not retained: why a command was refused (JSON: topic, error).
     public var error: String { prefix + "/error" }
 

@@ -84,6 +84,12 @@ final class MQTTService {
         link.publish(topics.error, json, retain: false)
     }
 
+    /// Not retained: a press asks for an `api = true` toggle to be switched.
+    func publishToggleRequest(_ json: String) {
+        guard let link, let topics else { return }
+        link.publish(topics.toggleRequested, json, retain: false)
+    }
+
     /// Not retained: an item activated on the kiosk.
     func publishEvent(_ json: String) {
         guard let link, let topics else { return }

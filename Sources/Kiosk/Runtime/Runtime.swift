@@ -186,8 +186,12 @@ public final class Runtime {
             }
         }
         _ = control.subscribe { [unowned self] event in
-            if case .itemActivated(let id, let label) = event {
+            switch event {
+            case .itemActivated(let id, let label):
                 self.mqtt.publishEvent(StatusValue.object([("id", id.map { .string($0) } ?? .null), ("label", .string(label))]).json)
+            case .toggleRequested(let id, let on):
+                self.mqtt.publishToggleRequest(StatusValue.object([("id", .string(id)), ("on", .bool(on))]).json)
+            default: break
             }
         }
         try probes.attach()
