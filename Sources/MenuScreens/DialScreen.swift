@@ -98,7 +98,7 @@ public struct DialShape: MenuShape {
                 canvas.stroke(pill, width: theme.highlightWidth, color: theme.highlight, cache: resources.plates)
             }
             drawLabel(items[item.index], index: item.index, selected: item.item == selected, in: frame, size: labelSize,
-                      color: colors.text, on: canvas, resources: resources)
+                      color: colors.text, plate: colors.fill, on: canvas, resources: resources)
         }
         drawHub(on: canvas, selected: items[controller.scroller.domain.contentIndex(selected) ?? 0], pressed: pressed == .hub,
                 resources: resources)
@@ -116,7 +116,7 @@ public struct DialShape: MenuShape {
     /// Icon (if any) and label centred as one group in `frame`, the icon leading in the label's
     /// reading direction. The label comes first: the icon is left out when the label would not
     /// fit beside it at full size, then the label shrinks, and only then is it shortened.
-    private func drawLabel(_ item: MenuItem, index: Int, selected: Bool, in frame: Rect, size: Double, color: Color,
+    private func drawLabel(_ item: MenuItem, index: Int, selected: Bool, in frame: Rect, size: Double, color: Color, plate: Color,
                            on canvas: Canvas, resources: ScreenResources) {
         let font = resources.font
         let padding = frame.height * DialGeometry.labelPadding
@@ -157,9 +157,10 @@ public struct DialShape: MenuShape {
             // The icon leads the label: on its left, or on its right on a right-to-left screen.
             if reading == .rightToLeft {
                 resources.drawIcon(icon, in: Rect(x: x + fitted.width + padding / 2, y: frame.midY - side / 2, width: side, height: side),
-                                   textColor: color, on: canvas)
+                                   textColor: color, plate: plate, on: canvas)
             } else {
-                resources.drawIcon(icon, in: Rect(x: x, y: frame.midY - side / 2, width: side, height: side), textColor: color, on: canvas)
+                resources.drawIcon(icon, in: Rect(x: x, y: frame.midY - side / 2, width: side, height: side), textColor: color,
+                                   plate: plate, on: canvas)
                 x += side + padding / 2
             }
         }

@@ -180,7 +180,7 @@ public struct ListShape: MenuShape {
                     let frame = layout.rows[i].frame.offsetBy(dx: viewport.minX, dy: dy)
                     guard frame.intersects(plate) else { continue }
                     resources.drawRowContents(on: canvas, frame: frame, label: items[i].label, icon: items[i].icon, color: colors.text,
-                                              textSize: textSize, reading: reading, iconColumn: iconColumn)
+                                              textSize: textSize, reading: reading, iconColumn: iconColumn, plate: colors.fill)
                 }
             }
         }

@@ -72,6 +72,8 @@ public final class ScreenResources {
     /// resources, which drops them.
     public var plates: PlateCache? = PlateCache()
     public var labels: LabelCache?
+    /// Icons that barely show on a plate, with the outline that makes them show.
+    let outlines = IconOutlineCache()
 
     public init(theme: ThemeConfig, assets: LoadedAssets, width: Int, height: Int) {
         self.theme = theme
@@ -101,7 +103,8 @@ public final class ScreenResources {
     /// Draws the item icon `icon` into `rect`: a PNG scaled (bilinear); an SVG rendered by librsvg
     /// at the rect's whole-pixel size (once per size and colour, then copied) and placed on whole
     /// pixels, so it stays crisp, in the colour `theme.icon_color` gives beside text of `textColor`.
-    public func drawIcon(_ icon: String, in rect: Rect, textColor: Color, on canvas: Canvas) {
+    /// On a `plate` it barely shows on (`IconOutline`), an SVG icon is outlined in `textColor`.
+    public func drawIcon(_ icon: String, in rect: Rect, textColor: Color, plate: Color? = nil, on canvas: Canvas) {
         if let image = assets.image(icon) {
             canvas.draw(image, in: rect)
             return
@@ -116,7 +119,12 @@ public final class ScreenResources {
         case .fixed(let color): tint = .color(color)
         }
         guard let image = vector.image(side: side, tint: tint) else { return }
-        canvas.composite(image, x: Int((rect.midX - Double(side) / 2).rounded()), y: Int((rect.midY - Double(side) / 2).rounded()))
+        let x = Int((rect.midX - Double(side) / 2).rounded()), y = Int((rect.midY - Double(side) / 2).rounded())
+        if let plate, let outline = outlines.outline(for: image, on: plate) {
+            canvas.blend(coverage: outline.coverage, width: image.width + 2 * outline.radius, height: image.height + 2 * outline.radius,
+                         x: x - outline.radius, y: y - outline.radius, color: textColor)
+        }
+        canvas.composite(image, x: x, y: y)
     }
 
     /// Title bar height: the title text plus a margin, at least the back button.
@@ -256,7 +264,7 @@ public final class ScreenResources {
             if outlined { canvas.stroke(shape, width: theme.highlightWidth, color: theme.highlight, transform: transform) }
         }
         let text = drawRowContents(on: canvas, frame: r, label: label, icon: icon, color: colors.text, textSize: textSize,
-                                   transform: transform, reading: reading, iconColumn: iconColumn, tile: tile)
+                                   transform: transform, reading: reading, iconColumn: iconColumn, tile: tile, plate: colors.fill)
         if let report = layoutReport, let index {
             report.items.append(.init(index: index, label: label, rect: r, textRect: text.rect, fontSize: text.size,
                                       shortened: text.shortened, selected: selected ?? (state == .selected), column: column, lines: text.lines,
@@ -356,9 +364,9 @@ public final class ScreenResources {
     @discardableResult
     public func drawRowContents(on canvas: Canvas, frame r: Rect, label: String, icon: String?, color: Color, textSize: Double,
                                 transform: AffineTransform = .identity, reading: ReadingDirection = .leftToRight, iconColumn: Bool = false,
-                                tile: Bool = false) -> RowText {
+                                tile: Bool = false, plate: Color? = nil) -> RowText {
         if tile, transform.isIdentity {
-            return drawTileContents(on: canvas, frame: r, label: label, icon: icon, color: color, textSize: textSize)
+            return drawTileContents(on: canvas, frame: r, label: label, icon: icon, color: color, textSize: textSize, plate: plate)
         }
         let direction = TextDirection(reading)
         let rtl = reading == .rightToLeft
@@ -370,7 +378,8 @@ public final class ScreenResources {
         let far = rtl ? r.minX + padding : r.maxX - padding
         let side = space.side
         if let key = space.icon {
-            drawIcon(key, in: Rect(x: rtl ? near - side : near, y: r.midY - side / 2, width: side, height: side), textColor: color, on: canvas)
+            drawIcon(key, in: Rect(x: rtl ? near - side : near, y: r.midY - side / 2, width: side, height: side), textColor: color,
+                     plate: plate, on: canvas)
         }
         if space.gap { near += (side + padding / 2) * (rtl ? -1 : 1) }
         let room = abs(far - near)
@@ -390,7 +399,9 @@ public final class ScreenResources {
                                     direction: direction, cache: labels)
                 }
                 let whole = lines.joined(separator: " ") == label.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-                return RowText(text: lines[0], rect: Rect(x: rtl ? near - widest : near, y: top, width: widest, height: 2 * lineHeight),
+                // (`lines.first`, not `lines[0]`: Swift 6.3.1's optimiser leaked the subscript's String here
+                // when the result was discarded, and crashed.)
+                return RowText(text: lines.first ?? label, rect: Rect(x: rtl ? near - widest : near, y: top, width: widest, height: 2 * lineHeight),
                                size: textSize, shortened: !whole, lines: 2)
             }
         }
@@ -430,7 +441,7 @@ public final class ScreenResources {
     static let iconToText = 1.5
 
     private func drawTileContents(on canvas: Canvas, frame r: Rect, label: String, icon: String?, color: Color,
-                                  textSize: Double) -> RowText {
+                                  textSize: Double, plate: Color?) -> RowText {
         let padding = r.width * Self.tilePadding
         let room = r.width - 2 * padding
         // At the screen's one tile size (the arc sizes it so the longest fits), shortened past it.
@@ -440,7 +451,7 @@ public final class ScreenResources {
         if let icon, hasIcon(icon) {
             let side = min(room, r.height * 0.4)
             let top = r.minY + (r.height - side - metrics.ascent - padding) / 2
-            drawIcon(icon, in: Rect(x: r.midX - side / 2, y: top, width: side, height: side), textColor: color, on: canvas)
+            drawIcon(icon, in: Rect(x: r.midX - side / 2, y: top, width: side, height: side), textColor: color, plate: plate, on: canvas)
             baseline = top + side + padding + metrics.ascent
         }
         let start = Point(x: r.midX - fitted.width / 2, y: baseline)

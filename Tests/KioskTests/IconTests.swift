@@ -1,7 +1,7 @@
 import Geometry
 import Glibc
 @testable import KioskConfiguration
-import MenuScreens
+@testable import MenuScreens
 import Raster
 import Testing
 import Text
@@ -147,5 +147,55 @@ import Text
         guard case .arc(let style) = screenConfig.layout else { Issue.record("not an arc"); return }
         let screen = try ArcScreen(config: screenConfig, style: style, resources: resources, showsBack: false)
         try goldens.expectMatches(try ScreenFixtures.frame(of: screen), golden)
+    }
+}
+
+/// An icon that barely shows on its plate is outlined in the label's colour; one that shows is
+/// drawn as it is.
+@Suite struct IconOutlineTests {
+    /// A premultiplied disc of `color`, `side` pixels across.
+    static func disc(_ color: UInt32, side: Int = 24) throws -> PixelBuffer {
+        let image = try PixelBuffer(width: side, height: side, format: .argb8888Premultiplied)
+        let c = Double(side) / 2
+        for y in 0..<side {
+            for x in 0..<side {
+                let dx = Double(x) + 0.5 - c, dy = Double(y) + 0.5 - c
+                if (dx * dx + dy * dy).squareRoot() < c - 2 { image.setPixel(x: x, y: y, 0xFF00_0000 | color) }
+            }
+        }
+        return image
+    }
+
+    @Test func anIconLikeItsPlateIsOutlinedAndOneThatShowsIsNot() throws {
+        let orange = try Self.disc(0xFF8800)
+        #expect(IconOutline.meanColor(of: orange) == Color(red: 0xFF, green: 0x88, blue: 0x00))
+        #expect(IconOutline.needsOutline(orange, on: Color(red: 0xF0, green: 0x80, blue: 0x10)))
+        #expect(!IconOutline.needsOutline(orange, on: Color(red: 0x1E, green: 0x22, blue: 0x2B)), "on a dark plate it shows")
+        #expect(IconOutline.meanColor(of: try PixelBuffer(width: 4, height: 4, format: .argb8888Premultiplied)) == nil, "nothing to see")
+        // The silhouette grows by the radius on every side and covers every pixel the icon covers.
+        let grown = IconOutline.grownSilhouette(of: orange, radius: 2)
+        #expect(grown.count == 28 * 28)
+        for y in 0..<24 { for x in 0..<24 where (orange[x, y] ?? 0) >> 24 > 0 { #expect(grown[(y + 2) * 28 + x + 2] == 255) } }
+        // A pixel two beyond the disc's edge is covered; one far outside is not.
+        #expect(grown[(12 + 2) * 28 + 0 + 2] == 255 && grown[0] == 0)
+        // Worked out once per image and plate.
+        let cache = IconOutlineCache()
+        let plate = Color(red: 0xF0, green: 0x80, blue: 0x10)
+        #expect(cache.outline(for: orange, on: plate)?.radius == 1)
+        #expect(cache.outline(for: orange, on: Color(red: 0x1E, green: 0x22, blue: 0x2B)) == nil)
+    }
+
+    /// The test theme's colour icon on a selected plate of its own blue: outlined in the selected
+    /// label's colour (white), so it still reads; the rows below keep theirs plain.
+    @Test func aColourIconOnAPlateOfItsOwnColourIsOutlined() throws {
+        let config = try IconTests.decode([IconTests.item("Weather", "test-base"), IconTests.item("Radio", "test-base")].joined(separator: "\n"),
+                                          theme: "icon_theme = \"Kiosk-Test\"\nicon_color = \"original\"\nselected_row = \"#5d9fe6\"\nselected_text = \"#000000\"")
+        let assets = ConfigAssets.decode(config, iconTheme: IconTheme(baseDirectories: [IconTests.themes]))
+        let loaded = try #require(assets.loaded)
+        let resources = ScreenResources(theme: config.theme, assets: loaded, width: ScreenFixtures.width, height: ScreenFixtures.height)
+        let screenConfig = try #require(config.screens.first)
+        guard case .arc(let style) = screenConfig.layout else { Issue.record("not an arc"); return }
+        let screen = try ArcScreen(config: screenConfig, style: style, resources: resources, showsBack: false)
+        try goldens.expectMatches(try ScreenFixtures.frame(of: screen), "arc-icon-outline-800x480")
     }
 }

@@ -1,0 +1,93 @@
+import Raster
+
+/// An icon that barely shows on its plate (an author's orange icon on an orange selection) gets
+/// an outline: its silhouette, grown by a pixel or two, in the label's colour, which the theme's
+/// contrast check already holds readable on that plate. Checked like text: the icon's mean colour
+/// (weighted by coverage) against the plate, and outlined below `minimumContrast`.
+enum IconOutline {
+    /// WCAG asks 3:1 of graphics that carry meaning; an icon beside its label carries less, so
+    /// only the icons that come close to vanishing are outlined.
+    static let minimumContrast = 2.0
+
+    /// The icon's mean colour, each pixel weighted by its coverage (nil: fully transparent).
+    static func meanColor(of image: PixelBuffer) -> Color? {
+        var r = 0, g = 0, b = 0, a = 0
+        let premultiplied = image.format == .argb8888Premultiplied
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let p = image[x, y] ?? 0
+                let alpha = premultiplied ? Int(p >> 24) : 255
+                guard alpha > 0 else { continue }
+                // Premultiplied channels already carry their weight.
+                r += Int((p >> 16) & 0xFF) * (premultiplied ? 1 : alpha) / (premultiplied ? 1 : 255)
+                g += Int((p >> 8) & 0xFF) * (premultiplied ? 1 : alpha) / (premultiplied ? 1 : 255)
+                b += Int(p & 0xFF) * (premultiplied ? 1 : alpha) / (premultiplied ? 1 : 255)
+                a += alpha
+            }
+        }
+        guard a > 0 else { return nil }
+        func channel(_ sum: Int) -> UInt8 { UInt8(min(255, sum * 255 / a)) }
+        return Color(red: channel(r), green: channel(g), blue: channel(b))
+    }
+
+    /// True when `image` drawn on `plate` falls below `minimumContrast`.
+    static func needsOutline(_ image: PixelBuffer, on plate: Color) -> Bool {
+        guard let mean = meanColor(of: image) else { return false }
+        return Color.contrastRatio(mean, plate) < minimumContrast
+    }
+
+    /// The silhouette of `image` grown by `radius` pixels on every side (a separable max filter
+    /// over its alpha): coverage of `(width + 2r) × (height + 2r)`.
+    static func grownSilhouette(of image: PixelBuffer, radius: Int) -> [UInt8] {
+        let w = image.width, h = image.height, r = max(0, radius)
+        let ow = w + 2 * r, oh = h + 2 * r
+        let premultiplied = image.format == .argb8888Premultiplied
+        var alpha = [UInt8](repeating: 0, count: ow * oh)
+        for y in 0..<h {
+            for x in 0..<w { alpha[(y + r) * ow + x + r] = premultiplied ? UInt8((image[x, y] ?? 0) >> 24) : 255 }
+        }
+        guard r > 0 else { return alpha }
+        var across = [UInt8](repeating: 0, count: ow * oh)
+        for y in 0..<oh {
+            for x in 0..<ow {
+                var m: UInt8 = 0
+                for dx in max(0, x - r)...min(ow - 1, x + r) { m = max(m, alpha[y * ow + dx]) }
+                across[y * ow + x] = m
+            }
+        }
+        var grown = [UInt8](repeating: 0, count: ow * oh)
+        for y in 0..<oh {
+            for x in 0..<ow {
+                var m: UInt8 = 0
+                for dy in max(0, y - r)...min(oh - 1, y + r) { m = max(m, across[dy * ow + x]) }
+                grown[y * ow + x] = m
+            }
+        }
+        return grown
+    }
+}
+
+/// Outlines worked out once per icon image and plate colour (the images are the icon renders'
+/// own, kept while the screens use them): small, bounded, dropped with the resources.
+final class IconOutlineCache {
+    private struct Entry {
+        let image: PixelBuffer
+        let plate: Color
+        /// Nil: the icon shows well enough on this plate.
+        let silhouette: (coverage: [UInt8], radius: Int)?
+    }
+    private var entries: [Entry] = []
+    static let limit = 64
+
+    func outline(for image: PixelBuffer, on plate: Color) -> (coverage: [UInt8], radius: Int)? {
+        if let hit = entries.first(where: { $0.image === image && $0.plate == plate }) { return hit.silhouette }
+        var silhouette: (coverage: [UInt8], radius: Int)?
+        if IconOutline.needsOutline(image, on: plate) {
+            let radius = max(1, Int((Double(max(image.width, image.height)) / 24).rounded()))
+            silhouette = (IconOutline.grownSilhouette(of: image, radius: radius), radius)
+        }
+        if entries.count >= Self.limit { entries.removeFirst(entries.count / 2) }
+        entries.append(Entry(image: image, plate: plate, silhouette: silhouette))
+        return silhouette
+    }
+}
