@@ -47,23 +47,25 @@ enum IconOutline {
             for x in 0..<w { alpha[(y + r) * ow + x + r] = premultiplied ? UInt8((image[x, y] ?? 0) >> 24) : 255 }
         }
         guard r > 0 else { return alpha }
-        var across = [UInt8](repeating: 0, count: ow * oh)
-        for y in 0..<oh {
-            for x in 0..<ow {
+        return maximum(maximum(alpha, width: ow, height: oh, radius: r, step: (1, 0)), width: ow, height: oh, radius: r, step: (0, 1))
+    }
+
+    /// Each value the largest within `radius` of it along `step` (across or down): one pass of
+    /// the separable max filter.
+    private static func maximum(_ values: [UInt8], width: Int, height: Int, radius: Int, step: (x: Int, y: Int)) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: values.count)
+        for y in 0..<height {
+            for x in 0..<width {
                 var m: UInt8 = 0
-                for dx in max(0, x - r)...min(ow - 1, x + r) { m = max(m, alpha[y * ow + dx]) }
-                across[y * ow + x] = m
+                for d in -radius...radius {
+                    let sx = x + d * step.x, sy = y + d * step.y
+                    guard sx >= 0, sx < width, sy >= 0, sy < height else { continue }
+                    m = max(m, values[sy * width + sx])
+                }
+                out[y * width + x] = m
             }
         }
-        var grown = [UInt8](repeating: 0, count: ow * oh)
-        for y in 0..<oh {
-            for x in 0..<ow {
-                var m: UInt8 = 0
-                for dy in max(0, y - r)...min(oh - 1, y + r) { m = max(m, across[dy * ow + x]) }
-                grown[y * ow + x] = m
-            }
-        }
-        return grown
+        return out
     }
 }
 

@@ -7,6 +7,7 @@ import Glibc
 
 let suites: [(name: String, run: () -> Void)] = [
     ("layout", runLayoutBenchmarks),
+    ("screen-layout", runScreenLayoutBenchmarks),
     ("raster", runRasterBenchmarks),
     ("scanout", runScanoutBenchmarks),
     ("text", runTextBenchmarks),

@@ -181,10 +181,9 @@ struct LayoutInvariants {
     }
 }
 
-/// Writes configs as strangers do, from a seed (SplitMix64: the same seed gives the same config
-/// on every machine).
+/// Writes configs as strangers do, from a seed (the same seed gives the same config on every machine).
 struct StrangerConfigGenerator {
-    private var state: UInt64
+    private var random: SeededGenerator
     let icon: String
     /// What the last `config()` made, for the invariants.
     private(set) var style = "arc"
@@ -198,17 +197,11 @@ struct StrangerConfigGenerator {
     var screen: String { subScreen ? "generated" : "main" }
 
     init(seed: UInt64, icon: String) {
-        state = seed
+        random = SeededGenerator(seed: seed)
         self.icon = icon
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
     mutating func chance(_ p: Double) -> Bool { Double(next() % 10_000) < p * 10_000 }

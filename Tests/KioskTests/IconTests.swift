@@ -140,13 +140,18 @@ import Text
             Self.item("Home", "test-home-symbolic"), Self.item("Weather", "test-base"), Self.item("Radio", "test-hicolor"),
             Self.item("No icon", "no-such-icon"), Self.item("Home again", "test-home"),
         ].joined(separator: "\n"), theme: "icon_theme = \"Kiosk-Test\"\nicon_color = \"\(iconColor)\"")
+        try goldens.expectMatches(try Self.arcFrame(config), golden)
+    }
+
+    /// The first screen of `config` (an arc) drawn with the test icon themes.
+    static func arcFrame(_ config: KioskConfig) throws -> PixelBuffer {
         let assets = ConfigAssets.decode(config, iconTheme: IconTheme(baseDirectories: [Self.themes]))
         let loaded = try #require(assets.loaded)
         let resources = ScreenResources(theme: config.theme, assets: loaded, width: ScreenFixtures.width, height: ScreenFixtures.height)
         let screenConfig = try #require(config.screens.first)
-        guard case .arc(let style) = screenConfig.layout else { Issue.record("not an arc"); return }
+        guard case .arc(let style) = screenConfig.layout else { throw RasterError.invalidArgument(call: "arcFrame", message: "not an arc") }
         let screen = try ArcScreen(config: screenConfig, style: style, resources: resources, showsBack: false)
-        try goldens.expectMatches(try ScreenFixtures.frame(of: screen), golden)
+        return try ScreenFixtures.frame(of: screen)
     }
 }
 
@@ -190,12 +195,6 @@ import Text
     @Test func aColourIconOnAPlateOfItsOwnColourIsOutlined() throws {
         let config = try IconTests.decode([IconTests.item("Weather", "test-base"), IconTests.item("Radio", "test-base")].joined(separator: "\n"),
                                           theme: "icon_theme = \"Kiosk-Test\"\nicon_color = \"original\"\nselected_row = \"#5d9fe6\"\nselected_text = \"#000000\"")
-        let assets = ConfigAssets.decode(config, iconTheme: IconTheme(baseDirectories: [IconTests.themes]))
-        let loaded = try #require(assets.loaded)
-        let resources = ScreenResources(theme: config.theme, assets: loaded, width: ScreenFixtures.width, height: ScreenFixtures.height)
-        let screenConfig = try #require(config.screens.first)
-        guard case .arc(let style) = screenConfig.layout else { Issue.record("not an arc"); return }
-        let screen = try ArcScreen(config: screenConfig, style: style, resources: resources, showsBack: false)
-        try goldens.expectMatches(try ScreenFixtures.frame(of: screen), "arc-icon-outline-800x480")
+        try goldens.expectMatches(try IconTests.arcFrame(config), "arc-icon-outline-800x480")
     }
 }

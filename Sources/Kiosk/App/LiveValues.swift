@@ -126,7 +126,7 @@ public final class LiveValues {
     public func setToggle(_ id: String, on: Bool, now: Double) throws(LiveValueError) {
         guard let toggle = toggles[id] else { throw values[id] != nil ? .notAToggle(id) : .unknownID(id) }
         var s = switches[id] ?? ToggleSwitch()
-        if toggle.asksTheAPI, s.target != nil { s.ended(failure: nil, at: now) }
+        if toggle.asksTheAPI, s.target != nil { _ = s.ended(failure: nil, at: now) }
         s.read(on, at: now)
         storeSwitch(id, s)
     }

@@ -7,6 +7,8 @@ from its state folder and refuses the right PIN; once it is over five more wrong
 for twice as long; killed and started again, that one goes on. The state file is 0600 in a 0700
 folder and holds no PIN."""
 import json
+
+from e2e import kiosk
 import re
 
 
@@ -35,6 +37,11 @@ def check(r):
         # The header (title and back button) is 0.06 x 1.6 of the screen's height.
         header = 0.096 * empty.height
         r.expect(max(rows) < header, f"entering digits changed the keypad below its title (rows {min(rows)}-{max(rows)}, header {header:.0f})")
+    # The preview is the device: the keypad and the opened screen as `kiosk render` draws them.
+    r.expect_rc("render-keypad", 0)
+    kiosk.expect_same_image(r, "keypad-empty.png", "render-keypad.png")
+    r.expect_rc("render-admin", 0)
+    kiosk.expect_same_image(r, "admin-open.png", "render-admin.png")
     lock = r.png("lockout.png")
     r.expect(lock.diff(empty)[0] > 0, "the lockout looks like the empty keypad (no countdown)")
 

@@ -5,7 +5,8 @@
 # device; five wrong PINs by touch lock the keypad out (one log line, counted in the status, a
 # countdown on screen, the right PIN refused meanwhile); after the lockout the right PIN by
 # knob (a PowerMate: turn, press) opens the screen; 5 s idle locks it again; the right PIN by
-# touch opens it; leaving locks it. The PIN reaches neither log nor status.
+# touch opens it; leaving locks it. The PIN reaches neither log nor status. The keypad and the
+# opened screen are each the picture `kiosk render` draws of that state.
 # Then the lockout survives a restart (its state in /results/state, as --state-dir): five wrong
 # PINs lock out (lockout 40 s here), SIGKILL, a new kiosk still refuses the right PIN until the
 # lockout's end, then five more wrong PINs lock out for twice as long; killed and started again,
@@ -67,6 +68,8 @@ ui key kb KEY_ENTER
 e2e_wait_for 20 on_screen "keypad: admin" || e2e_log "no keypad"
 sleep 1  # the keypad slides in (transition = "slide")
 shot keypad-empty
+# The preview is the device: `kiosk render --keypad` of the same state is the same picture.
+e2e_run render-keypad kiosk render /results/kiosk.toml --screen admin --keypad --size 1024x768 --out /results/render-keypad.png
 # Three digits: dots in the title, the highlight back on "5", the digits nowhere.
 tap_key 1; tap_key 7; tap_key 3
 shot keypad-three-digits
@@ -96,6 +99,10 @@ e2e_wait_for 20 on_screen "keypad: admin" || e2e_log "no keypad the second time"
 tap_pin "$PIN"
 e2e_wait_for 20 on_screen admin || e2e_log "the right PIN by touch did not open the screen"
 cp /results/status.json /results/status-unlocked-by-touch.json
+# A sub-screen, opened above home: its back button and all, as `kiosk render --screen` draws it.
+sleep 1
+shot admin-open
+e2e_run render-admin kiosk render /results/kiosk.toml --screen admin --size 1024x768 --out /results/render-admin.png
 ui key kb KEY_ESC
 e2e_wait_for 20 on_screen main || e2e_log "Escape did not leave the screen"
 sleep 0.5
