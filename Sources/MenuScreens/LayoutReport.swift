@@ -166,9 +166,9 @@ public final class LayoutReport {
 
     // MARK: JSON
 
-    /// `{"screen", "size", "title", "back", "headers", "panel", "hub", "columns", "items"}` (headers,
-    /// panel, hub and columns when there are any; an item's `column` on a list, `lines` when it
-    /// is broken onto two, `value` when it shows one), rectangles as [x, y, w, h] in the
+    /// `{"screen", "size", "title", "back", "headers", "side_panel", "hub", "cuts", "columns", "items"}`
+    /// (headers, side panel, hub, cuts and columns when there are any; an item's `column` on a list,
+    /// `lines` when it is broken onto two, `value` when it shows one), rectangles as [x, y, w, h] in the
     /// unrotated screen.
     /// Strings are written as TOML basic strings, whose escapes are all JSON's (as `StatusValue` does).
     public var json: String {
@@ -194,7 +194,7 @@ public final class LayoutReport {
             out += "]"
         }
         if let panel {
-            out += ",\n  \"panel\": {\"label\": \(TOMLSyntax.quoted(LiveLabel.plain(panel.label))), \"rect\": \(rect(panel.rect)), "
+            out += ",\n  \"side_panel\": {\"label\": \(TOMLSyntax.quoted(LiveLabel.plain(panel.label))), \"rect\": \(rect(panel.rect)), "
             out += "\"text_rect\": \(rect(panel.textRect)), \"font_size\": \(num(panel.fontSize)), "
             out += "\"shortened\": \(panel.shortened), \"description_lines\": \(panel.lines)}"
         }
@@ -205,6 +205,7 @@ public final class LayoutReport {
             }.joined(separator: ", ")
             out += "]"
         }
+        if !cuts.isEmpty { out += ",\n  \"cuts\": [" + cuts.map(TOMLSyntax.quoted).joined(separator: ", ") + "]" }
         if let columns {
             out += ",\n  \"columns\": {\"wanted\": \(columns.wanted), \"kept\": \(columns.kept), \"width_needed\": \(num(columns.widthNeeded))}"
         }

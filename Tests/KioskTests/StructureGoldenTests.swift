@@ -68,6 +68,15 @@ import TestSupport
         #expect(Set(r.items.map(\.fontSize)).count == 1, "one size for every row")
         let header = try #require(r.headers.first?.fontSize), item = try #require(r.items.first?.fontSize)
         #expect(try #require(r.title).fontSize >= header && header >= item)
+        // In portrait they cannot all hold "MRI · magnetic resonance" at the floor: fewer, and the
+        // report (and so check-config) says how many and the width one needs.
+        let narrow = try renderPreview(try Self.load(Self.clinic), PreviewState(screen: "clinic"), width: 480, height: 800, rotation: .none, to: nil)
+        let columns = try #require(narrow.columns, "\(narrow.json)")
+        #expect(columns.wanted == 3 && columns.kept < 3 && Set(narrow.items.compactMap(\.column)).count == columns.kept)
+        #expect(narrow.json.contains("\"columns\": {\"wanted\": 3, \"kept\": \(columns.kept)"), "\(narrow.json)")
+        let warnings = LayoutProbe.warnings(try Self.load(Self.clinic), file: "k.toml", panels: [PanelSize(width: 480, height: 800)],
+                                            assets: try LoadedAssets.load(for: try Self.load(Self.clinic)))
+        #expect(warnings.contains { $0.message.contains("\(columns.kept) of 3 columns shown") }, "\(warnings.map(\.message))")
     }
 
     static let reception = """
@@ -164,5 +173,7 @@ import TestSupport
         #expect(after.items.map(\.rect) == before.items.map(\.rect))
         #expect(after.items.first { $0.label.hasPrefix("Nozzle") }?.value?.text == "215.3 °C", "\(after.json)")
         #expect(after.items.contains { LiveLabel.plain($0.label) == "Enclosure fan  ● an" }, "\(after.items.map(\.label))")
+        #expect(after.json.contains("\"side_panel\": {\"label\": \"Nozzle  215.3 °C\"") && after.json.contains("\"value\": {\"text\": \"215.3 °C\""),
+                "\(after.json)")
     }
 }
