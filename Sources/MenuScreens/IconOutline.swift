@@ -1,3 +1,4 @@
+import Geometry
 import Raster
 
 /// An icon that barely shows on its plate (an author's orange icon on an orange selection) gets
@@ -70,7 +71,8 @@ enum IconOutline {
 }
 
 /// Outlines worked out once per icon image and plate colour (the images are the icon renders'
-/// own, kept while the screens use them): small, bounded, dropped with the resources.
+/// own, or a PNG icon scaled to its drawn size, kept while the screens use them): small,
+/// bounded, dropped with the resources.
 final class IconOutlineCache {
     private struct Entry {
         let image: PixelBuffer
@@ -79,7 +81,29 @@ final class IconOutlineCache {
         let silhouette: (coverage: [UInt8], radius: Int)?
     }
     private var entries: [Entry] = []
+    private var scaledImages: [(image: PixelBuffer, side: Int, scaled: PixelBuffer)] = []
+    private var decisions: [(image: PixelBuffer, plate: Color, needs: Bool)] = []
     static let limit = 64
+
+    /// `image` (a PNG icon) scaled to `side` pixels square, when it needs an outline on `plate`;
+    /// nil when it shows well enough (it is then drawn as always). Decided once per image and plate.
+    func scaledIfOutlined(_ image: PixelBuffer, side: Int, on plate: Color) -> PixelBuffer? {
+        let needs: Bool
+        if let known = decisions.first(where: { $0.image === image && $0.plate == plate }) {
+            needs = known.needs
+        } else {
+            needs = IconOutline.needsOutline(image, on: plate)
+            if decisions.count >= Self.limit { decisions.removeFirst(decisions.count / 2) }
+            decisions.append((image, plate, needs))
+        }
+        guard needs else { return nil }
+        if let hit = scaledImages.first(where: { $0.image === image && $0.side == side }) { return hit.scaled }
+        guard let scaled = try? PixelBuffer(width: side, height: side, format: .argb8888Premultiplied) else { return nil }
+        Canvas(scaled).draw(image, in: Rect(x: 0, y: 0, width: Double(side), height: Double(side)))
+        if scaledImages.count >= Self.limit { scaledImages.removeFirst(scaledImages.count / 2) }
+        scaledImages.append((image, side, scaled))
+        return scaled
+    }
 
     func outline(for image: PixelBuffer, on plate: Color) -> (coverage: [UInt8], radius: Int)? {
         if let hit = entries.first(where: { $0.image === image && $0.plate == plate }) { return hit.silhouette }

@@ -103,10 +103,20 @@ public final class ScreenResources {
     /// Draws the item icon `icon` into `rect`: a PNG scaled (bilinear); an SVG rendered by librsvg
     /// at the rect's whole-pixel size (once per size and colour, then copied) and placed on whole
     /// pixels, so it stays crisp, in the colour `theme.icon_color` gives beside text of `textColor`.
-    /// On a `plate` it barely shows on (`IconOutline`), an SVG icon is outlined in `textColor`.
+    /// On a `plate` it barely shows on (`IconOutline`), an icon is outlined in `textColor`.
     public func drawIcon(_ icon: String, in rect: Rect, textColor: Color, plate: Color? = nil, on canvas: Canvas) {
         if let image = assets.image(icon) {
-            canvas.draw(image, in: rect)
+            // Outlined, a PNG is scaled once to its whole-pixel size and placed like an SVG.
+            let side = Int(min(rect.width, rect.height).rounded())
+            guard let plate, side > 0, side <= 1024, let scaled = outlines.scaledIfOutlined(image, side: side, on: plate),
+                  let outline = outlines.outline(for: scaled, on: plate) else {
+                canvas.draw(image, in: rect)
+                return
+            }
+            let x = Int((rect.midX - Double(side) / 2).rounded()), y = Int((rect.midY - Double(side) / 2).rounded())
+            canvas.blend(coverage: outline.coverage, width: side + 2 * outline.radius, height: side + 2 * outline.radius,
+                         x: x - outline.radius, y: y - outline.radius, color: textColor)
+            canvas.composite(scaled, x: x, y: y)
             return
         }
         guard let vector = assets.vector(icon) else { return }

@@ -198,3 +198,16 @@ import Text
         try goldens.expectMatches(try IconTests.arcFrame(config), "arc-icon-outline-800x480")
     }
 }
+
+extension IconOutlineTests {
+    /// A PNG icon like its plate is scaled once to its drawn size and outlined the same way.
+    @Test func aPNGIconLikeItsPlateIsOutlinedToo() throws {
+        let orange = try Self.disc(0xFF8800, side: 48)
+        let plate = Color(red: 0xF0, green: 0x80, blue: 0x10)
+        let cache = IconOutlineCache()
+        let scaled = try #require(cache.scaledIfOutlined(orange, side: 24, on: plate))
+        #expect(scaled.width == 24 && cache.scaledIfOutlined(orange, side: 24, on: plate) === scaled, "scaled once")
+        #expect(cache.outline(for: scaled, on: plate) != nil)
+        #expect(cache.scaledIfOutlined(orange, side: 24, on: Color(red: 0x1E, green: 0x22, blue: 0x2B)) == nil, "shows on a dark plate")
+    }
+}
