@@ -83,8 +83,8 @@ public final class LayoutReport {
     public let width: Int
     public let height: Int
     public internal(set) var title: Title?
-    /// The back button in the header (a screen opened from another), or nil.
-    public internal(set) var back: Rect?
+    /// The back button in the header (a screen opened from another), or nil: its plate and word.
+    public internal(set) var back: Title?
     public internal(set) var headers: [Header] = []
     public internal(set) var items: [Item] = []
     public internal(set) var panel: Panel?
@@ -184,7 +184,12 @@ public final class LayoutReport {
         } else {
             out += "null"
         }
-        out += ",\n  \"back\": " + (back.map(rect) ?? "null")
+        if let back {
+            out += ",\n  \"back\": {\"text\": \(TOMLSyntax.quoted(back.text)), \"rect\": \(rect(back.rect)), "
+            out += "\"font_size\": \(num(back.fontSize)), \"shortened\": \(back.shortened)}"
+        } else {
+            out += ",\n  \"back\": null"
+        }
         if !headers.isEmpty {
             out += ",\n  \"headers\": ["
             out += headers.map {

@@ -208,7 +208,9 @@ public final class ScreenResources {
             canvas.drawText(backButtonText, font: font, size: backButtonTextSize(textScale: textScale, itemSize: below),
                             at: Point(x: b.midX, y: b.midY + (metrics.ascent - metrics.descent) * 0.4),
                             color: plate.text, alignment: .center, maxWidth: b.width - 8, direction: screenDirection)
-            layoutReport?.back = b
+            let backSize = backButtonTextSize(textScale: textScale, itemSize: below)
+            layoutReport?.back = .init(text: backButtonText, rect: b, fontSize: backSize,
+                                       shortened: font.measure(backButtonText, size: backSize) > b.width - 8)
         }
         if let title, !title.isEmpty {
             // Larger text never makes the title smaller than text_scale 1 draws it, unless it would
