@@ -92,6 +92,8 @@ public final class LayoutReport {
     /// What the layout left out of the config's structure and what the author can change, as
     /// sentences (a side panel without room, plates a dial could not show).
     public internal(set) var cuts: [String] = []
+    /// Icons (as the config names them) drawn outlined because they barely show on their plate.
+    public internal(set) var outlinedIcons: Set<String> = []
     /// Set when a list keeps fewer columns than its config asks for.
     public internal(set) var columns: Columns?
 
@@ -211,6 +213,7 @@ public final class LayoutReport {
             out += "]"
         }
         if !cuts.isEmpty { out += ",\n  \"cuts\": [" + cuts.map(TOMLSyntax.quoted).joined(separator: ", ") + "]" }
+        if !outlinedIcons.isEmpty { out += ",\n  \"outlined_icons\": [" + outlinedIcons.sorted().map(TOMLSyntax.quoted).joined(separator: ", ") + "]" }
         if let columns {
             out += ",\n  \"columns\": {\"wanted\": \(columns.wanted), \"kept\": \(columns.kept), \"width_needed\": \(num(columns.widthNeeded))}"
         }

@@ -117,6 +117,7 @@ public final class ScreenResources {
             canvas.blend(coverage: outline.coverage, width: side + 2 * outline.radius, height: side + 2 * outline.radius,
                          x: x - outline.radius, y: y - outline.radius, color: textColor)
             canvas.composite(scaled, x: x, y: y)
+            layoutReport?.outlinedIcons.insert(icon)
             return
         }
         guard let vector = assets.vector(icon) else { return }
@@ -133,6 +134,7 @@ public final class ScreenResources {
         if let plate, let outline = outlines.outline(for: image, on: plate) {
             canvas.blend(coverage: outline.coverage, width: image.width + 2 * outline.radius, height: image.height + 2 * outline.radius,
                          x: x - outline.radius, y: y - outline.radius, color: textColor)
+            layoutReport?.outlinedIcons.insert(icon)
         }
         canvas.composite(image, x: x, y: y)
     }

@@ -1,6 +1,8 @@
 import Geometry
 import Glibc
 @testable import KioskConfiguration
+import Kiosk
+import DRMOutput
 @testable import MenuScreens
 import Raster
 import Testing
@@ -196,6 +198,10 @@ import Text
         let config = try IconTests.decode([IconTests.item("Weather", "test-base"), IconTests.item("Radio", "test-base")].joined(separator: "\n"),
                                           theme: "icon_theme = \"Kiosk-Test\"\nicon_color = \"original\"\nselected_row = \"#5d9fe6\"\nselected_text = \"#000000\"")
         try goldens.expectMatches(try IconTests.arcFrame(config), "arc-icon-outline-800x480")
+        // check-config says so (the layout report records it from the drawing).
+        let assets = try #require(ConfigAssets.decode(config, iconTheme: IconTheme(baseDirectories: [IconTests.themes])).loaded)
+        let warnings = LayoutProbe.warnings(config, file: "k.toml", panels: [PanelSize(width: 800, height: 480)], assets: assets)
+        #expect(warnings.contains { $0.message.contains("the icon \"test-base\" barely shows on its plate") }, "\(warnings.map(\.message))")
     }
 }
 

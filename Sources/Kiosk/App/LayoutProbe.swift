@@ -48,6 +48,9 @@ public enum LayoutProbe {
                          + "for the longest label; shorten it or set fewer")
                 }
                 for cut in report.cuts { warn(nil, cut) }
+                for icon in report.outlinedIcons.sorted() {
+                    warn(nil, "the icon \(quoted(icon)) barely shows on its plate and is drawn outlined; choose another icon or icon_color")
+                }
                 if let panel = report.panel, panel.shortened {
                     warn(nil, "the side panel shortens \(quoted(panel.label)); set side_panel = false or shorten the label")
                 }
