@@ -353,7 +353,9 @@ import Testing
     func aTouchCancelBeforeTheWakingInputIsNotInput(_ kind: String) throws {
         let sys = SysfsBacklight(devices: [("panel", 255, 200)])
         let scratch = ScratchDirectory()
-        let app = try Self.app("blank_after = 0.3", scratch: scratch)
+        // 1.5 s idle, not less: under qemu-user at full load the passes after the wake can take
+        // longer than a shorter idle, which then blanks the panel again before it is looked at.
+        let app = try Self.app("blank_after = 1.5", scratch: scratch)
         let output = try HeadlessOutput(panelWidth: 320, panelHeight: 240, rotation: .none)
         let runtime = try Runtime(app: app, output: output, signals: try SignalSource(Runtime.handledSignals), config: nil,
                                   options: Runtime.Options(backlightClassDirectory: sys.classDirectory), startup: StartupTimeline())
