@@ -113,11 +113,7 @@ public final class ScreenResources {
                 canvas.draw(image, in: rect)
                 return
             }
-            let x = Int((rect.midX - Double(side) / 2).rounded()), y = Int((rect.midY - Double(side) / 2).rounded())
-            canvas.blend(coverage: outline.coverage, width: side + 2 * outline.radius, height: side + 2 * outline.radius,
-                         x: x - outline.radius, y: y - outline.radius, color: textColor)
-            canvas.composite(scaled, x: x, y: y)
-            layoutReport?.outlinedIcons.insert(icon)
+            composite(scaled, centeredIn: rect, outline: outline, color: textColor, icon: icon, on: canvas)
             return
         }
         guard let vector = assets.vector(icon) else { return }
@@ -130,10 +126,16 @@ public final class ScreenResources {
         case .fixed(let color): tint = .color(color)
         }
         guard let image = vector.image(side: side, tint: tint) else { return }
-        let x = Int((rect.midX - Double(side) / 2).rounded()), y = Int((rect.midY - Double(side) / 2).rounded())
-        if let plate, let outline = outlines.outline(for: image, on: plate) {
+        composite(image, centeredIn: rect, outline: plate.flatMap { outlines.outline(for: image, on: $0) }, color: textColor, icon: icon, on: canvas)
+    }
+
+    /// `image` placed on whole pixels at the middle of `rect`, over its `outline` in `color` if it has one.
+    private func composite(_ image: PixelBuffer, centeredIn rect: Rect, outline: (coverage: [UInt8], radius: Int)?, color: Color,
+                           icon: String, on canvas: Canvas) {
+        let x = Int((rect.midX - Double(image.width) / 2).rounded()), y = Int((rect.midY - Double(image.height) / 2).rounded())
+        if let outline {
             canvas.blend(coverage: outline.coverage, width: image.width + 2 * outline.radius, height: image.height + 2 * outline.radius,
-                         x: x - outline.radius, y: y - outline.radius, color: textColor)
+                         x: x - outline.radius, y: y - outline.radius, color: color)
             layoutReport?.outlinedIcons.insert(icon)
         }
         canvas.composite(image, x: x, y: y)
@@ -200,17 +202,17 @@ public final class ScreenResources {
         // The title heads the screen: at least the next level's size while the header bar holds it.
         let below = levelBelow.isFinite ? max(0, levelBelow) : 0
         let size = max(titleTextSize, min(below, headerHeight / 1.3))
-        let metrics = font.lineMetrics(size: titleTextSize)
         let screenDirection = TextDirection(reading)
         let (start, end) = titleSpan(showsBack: showsBack, reading: reading, textScale: textScale, itemSize: below)
         if showsBack {
             let b = backButton(reading: reading, itemSize: below)
             let plate = theme.plateColors(.normal)
             canvas.fill(b, radii: CornerRadii(all: b.height / 2), color: plate.fill, opacity: plate.opacity)
-            canvas.drawText(backButtonText, font: font, size: backButtonTextSize(textScale: textScale, itemSize: below),
-                            at: Point(x: b.midX, y: b.midY + (metrics.ascent - metrics.descent) * 0.4),
-                            color: plate.text, alignment: .center, maxWidth: b.width - 8, direction: screenDirection)
+            // The word centred on the button by its own line (it is the rows' size, not the title's).
             let backSize = backButtonTextSize(textScale: textScale, itemSize: below)
+            let word = font.lineMetrics(size: backSize)
+            canvas.drawText(backButtonText, font: font, size: backSize, at: Point(x: b.midX, y: b.midY + (word.ascent - word.descent) / 2),
+                            color: plate.text, alignment: .center, maxWidth: b.width - 8, direction: screenDirection)
             layoutReport?.back = .init(text: backButtonText, rect: b, fontSize: backSize,
                                        shortened: font.measure(backButtonText, size: backSize) > b.width - 8)
         }
