@@ -148,6 +148,30 @@ public struct ArcLayout: Hashable, Sendable {
         }
     }
 
+    /// Rows that stand between the apex and either end of the arc.
+    public var rowsBeyondApex: Int {
+        let p = safePitch
+        guard p > 0 else { return 0 }
+        return Int(Swift.min(ry / p + 1e-9, 1e6))
+    }
+
+    /// Where the rows stand when the selection is at `selection`. A wrapping list keeps its
+    /// selection at the apex. A list that ends keeps the arc full: it opens with its first row at
+    /// the top end, and the selection walks off the apex towards an end instead of the rows leaving
+    /// half of the arc empty; a list shorter than the arc stands centred on the apex.
+    public func viewOffset(for selection: ScrollOffset, domain: ScrollDomain) -> ScrollOffset {
+        guard case .bounded(let lower, let upper) = domain else { return selection }
+        let beyond = rowsBeyondApex
+        let first = lower &+ beyond, last = upper &- beyond
+        guard first <= last else {
+            let middle = (Double(lower) + Double(upper)) / 2
+            return ScrollOffset(middle)
+        }
+        if selection < ScrollOffset(whole: first) { return ScrollOffset(whole: first) }
+        if ScrollOffset(whole: last) < selection { return ScrollOffset(whole: last) }
+        return selection
+    }
+
     /// The item number drawn at the apex (the selection) for a settled or moving offset.
     public func apexItem(at offset: ScrollOffset) -> Int { offset.nearestItem }
 

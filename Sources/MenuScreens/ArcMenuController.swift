@@ -2,8 +2,9 @@ import Geometry
 import LayoutCore
 
 /// The state of an arc menu: rows ride an ellipse and a finger drags them along it
-/// (`ArcLayout.items(forDrag:)`); the row at the apex is selected. A tap brings a row to the apex,
-/// or activates it when it already rests there (touch-only devices have no other way to choose).
+/// (`ArcLayout.items(forDrag:)`); the scroller's position is the selection, and the rows stand at
+/// `viewOffset` (the apex for a wrapping list; a list that ends keeps its arc full). A tap selects
+/// a row, or activates it when it is already selected (touch-only devices have no other way to choose).
 public struct ArcMenuController: MenuController {
     public var motion: MenuMotion
     public let layout: ArcLayout
@@ -16,17 +17,20 @@ public struct ArcMenuController: MenuController {
                             isEmpty: count <= 0)
     }
 
-    /// The content index at the apex once the current motion ends.
+    /// Where the rows stand now (`ArcLayout.viewOffset(for:domain:)`).
+    public var viewOffset: ScrollOffset { layout.viewOffset(for: scroller.position, domain: scroller.domain) }
+
+    /// The content index selected once the current motion ends.
     public var selectedIndex: Int { scroller.domain.contentIndex(scroller.restingPosition.nearestItem) ?? 0 }
 
     public func dragDistance(to p: Point, delta: Point) -> Double { layout.items(forDrag: delta) }
 
     public func pressTarget(at p: Point) -> PressTarget? {
-        layout.hitTest(p, at: scroller.position, domain: scroller.domain).map { .item($0.item) }
+        layout.hitTest(p, at: viewOffset, domain: scroller.domain).map { .item($0.item) }
     }
 
     public mutating func tap(at p: Point, now: Double) {
-        guard let row = layout.hitTest(p, at: scroller.position, domain: scroller.domain) else { return }
+        guard let row = layout.hitTest(p, at: viewOffset, domain: scroller.domain) else { return }
         motion.tapStop(index: row.index, item: row.item, now: now)
     }
 }

@@ -3,7 +3,8 @@ import KioskConfiguration
 import LayoutCore
 import Raster
 
-/// An arc screen (DESIGN.md §1): rows ride an ellipse on one edge; the apex row is selected.
+/// An arc screen (DESIGN.md §1): rows ride an ellipse on one edge; the apex row is selected
+/// (a list that ends keeps its arc full, and its selection moves off the apex near its ends).
 public typealias ArcScreen = Screen<ArcShape>
 
 /// The arc's part of a screen: its controller, and the rows drawn in the band they sweep.
@@ -38,8 +39,9 @@ public struct ArcShape: MenuShape {
             cut = nil
         }
         let count = config.items.count
-        // A horizontal arc that does not wrap opens on its middle item, so that its items spread
-        // to both sides of the apex instead of all to one.
+        // A vertical arc opens on its first item, at the top of the arc when the list ends there
+        // (`ArcLayout.viewOffset`). A horizontal one that does not wrap opens on its middle item,
+        // its items spread to both sides of the apex (its reading start is not on one side).
         let start = style.edge.isVertical || style.wrap ? 0 : (count - 1) / 2
         controller = ArcMenuController(layout: fit.layout, count: count, wraps: style.wrap, selected: Swift.max(0, start))
         textSize = size
@@ -166,8 +168,8 @@ public struct ArcShape: MenuShape {
     public func draw(on canvas: Canvas, items: [MenuItem], resources: ScreenResources) {
         guard !items.isEmpty else { return }
         let layout = controller.layout
-        let offset = controller.position
-        let selected = offset.nearestItem
+        let offset = controller.viewOffset
+        let selected = controller.position.nearestItem
         let pressed = controller.motion.pressed
         layout.forEachVisibleRow(at: offset, domain: controller.scroller.domain) { row in
             let item = items[row.index]

@@ -326,7 +326,7 @@ import Testing
         let now = MonotonicClock.now()
         let arc = try #require(app.currentScreen as? ArcScreen)
         let c = arc.shape.controller
-        let centre = try #require(c.layout.visibleRows(at: c.position, domain: c.scroller.domain).first { $0.index == 0 }?.center)
+        let centre = try #require(c.layout.visibleRows(at: c.viewOffset, domain: c.scroller.domain).first { $0.index == 0 }?.center)
         let fraction = Point(x: centre.x / 320, y: centre.y / 240)
         runtime.deliver(.touchDown(slot: 0, fraction: fraction, time: now))
         runtime.deliver(.touchUp(slot: 0, time: now + 0.05))
@@ -366,7 +366,7 @@ import Testing
         let now = MonotonicClock.now()
         let arc = try #require(app.currentScreen as? ArcScreen)
         let c = arc.shape.controller
-        let centre = try #require(c.layout.visibleRows(at: c.position, domain: c.scroller.domain).first { $0.index == 0 }?.center)
+        let centre = try #require(c.layout.visibleRows(at: c.viewOffset, domain: c.scroller.domain).first { $0.index == 0 }?.center)
         runtime.deliver(.touchCancel(time: now))
         switch kind {
         case "tap":

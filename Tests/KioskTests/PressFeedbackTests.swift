@@ -107,7 +107,7 @@ import Testing
         s.select(3)
         _ = s.update(now: 0)
         let c = s.shape.controller
-        let row = try #require(c.layout.visibleRows(at: c.position, domain: c.scroller.domain).first { $0.index == 4 })
+        let row = try #require(c.layout.visibleRows(at: c.viewOffset, domain: c.scroller.domain).first { $0.index == 4 })
         s.handle(.gesture(.pressed(at: row.center, time: 0)), now: 0)
         let frame = try ScreenFixtures.frame(of: s)
         let theme = ThemeConfig()

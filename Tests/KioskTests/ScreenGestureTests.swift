@@ -35,7 +35,7 @@ import Testing
             switch screen {
             case let s as ArcScreen:
                 let c = s.shape.controller
-                return c.layout.visibleRows(at: c.position, domain: c.scroller.domain).first { $0.index == index }?.center
+                return c.layout.visibleRows(at: c.viewOffset, domain: c.scroller.domain).first { $0.index == index }?.center
             case let s as DialScreen:
                 return s.shape.itemFrame(index, at: s.position)?.center
             case let s as ListScreen:

@@ -9,7 +9,7 @@ import TestSupport
 
 /// The author's structure as the device draws it, where it used to be lost: a list's columns
 /// kept at 1080p, right-to-left rows that start with a Latin word or a time, a dial in portrait,
-/// a list at `text_scale = 1.5`, and values arriving beside a shown side panel. Goldens of
+/// a list at `text_scale = 1.5`, a non-wrapping arc that starts at the top, and values arriving beside a shown side panel. Goldens of
 /// `kiosk render` (the preview is the device), and the layout report's facts beside them.
 @Suite struct StructureGoldenTests {
     static func load(_ toml: String) throws -> KioskConfig {
@@ -125,6 +125,40 @@ import TestSupport
         let r = try Self.render(try Self.load(Self.appointments), PreviewState(screen: "times"), 720, 1280, golden: "structure-dial-portrait-720x1280")
         #expect(r.items.count >= 5, "\(r.items.count) plates")
         #expect(Set(r.items.map(\.fontSize)).count == 1)
+    }
+
+    static let settings = """
+        home = "settings"
+        [screens.settings]
+        title = "Settings"
+        style = "arc"
+        \(["Wi-Fi", "Bluetooth", "Display", "Sound", "Language", "Date and time", "Updates",
+            "Accessibility", "Privacy", "About this device", "Network", "Power"].map {
+            "[[screens.settings.items]]\nlabel = \"\($0)\"\naction = \"back\"" }.joined(separator: "\n"))
+        """
+
+    /// A left or right arc that does not wrap opens with its first item selected at the top of the
+    /// arc and the arc full below it (it used to stand at the apex, the upper half empty); at its
+    /// last item the arc is full above it; in the middle the selection is at the apex.
+    @Test(arguments: [(800, 480), (480, 800)])
+    func aNonWrappingArcStartsAtTheTopOfItsArc(size: (Int, Int)) throws {
+        let (w, h) = size
+        let config = try Self.load(Self.settings)
+        let first = try Self.render(config, PreviewState(screen: "settings"), w, h, golden: "structure-arc-no-wrap-\(w)x\(h)")
+        let rows = first.items.sorted { $0.rect.minY < $1.rect.minY }
+        #expect(rows.first?.index == 0 && rows.first?.selected == true, "\(rows.map(\.index))")
+        #expect(rows.map(\.index) == Array(0..<rows.count), "\(rows.map(\.index))")
+        #expect(rows.count >= 7, "\(rows.count) rows")
+        let title = try #require(first.title)
+        #expect(rows[0].rect.minY - title.rect.maxY < Double(h) / 6, "the first row \(rows[0].rect) far below the title \(title.rect)")
+        let last = try renderPreview(config, PreviewState(screen: "settings", selection: 11), width: w, height: h, rotation: .none, to: nil)
+        let lastRows = last.items.sorted { $0.rect.minY < $1.rect.minY }
+        #expect(lastRows.last?.index == 11 && lastRows.last?.selected == true)
+        #expect(lastRows.count == rows.count)
+        let middle = try renderPreview(config, PreviewState(screen: "settings", selection: 6), width: w, height: h, rotation: .none, to: nil)
+        let middleRows = middle.items.sorted { $0.rect.minY < $1.rect.minY }
+        let selected = try #require(middleRows.firstIndex { $0.selected })
+        #expect(abs(selected - (middleRows.count - 1 - selected)) <= 1, "the selection is not at the apex: \(middleRows.map(\.index))")
     }
 
     /// Large text in a list: rows grow, the text grows, nothing is cut at 800x480.

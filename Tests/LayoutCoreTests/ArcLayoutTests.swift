@@ -112,6 +112,43 @@ import Testing
         #expect(rows[0].distanceFromApex == 0)
     }
 
+    /// A list that ends opens with its first row at the top end of the arc and keeps the arc
+    /// full wherever the selection goes; a short list stands centred on the apex.
+    @Test func aListThatEndsKeepsItsArcFull() {
+        let layout = Self.s1(width: 800, height: 480)
+        #expect(layout.rowsBeyondApex == 4)
+        let domain = ScrollDomain.clamped(count: 20)
+        let opening = layout.visibleRows(at: layout.viewOffset(for: .zero, domain: domain), domain: domain)
+        #expect(opening.map(\.index) == Array(0...8))
+        #expect(opening[0].center.y < 480 / 9)
+        let end = layout.visibleRows(at: layout.viewOffset(for: ScrollOffset(whole: 19), domain: domain), domain: domain)
+        #expect(end.map(\.index) == Array(11...19))
+        // In the middle the selection is at the apex, as on a wrapping list.
+        #expect(layout.viewOffset(for: ScrollOffset(whole: 9, fraction: 0.3), domain: domain) == ScrollOffset(whole: 9, fraction: 0.3))
+        #expect(layout.viewOffset(for: ScrollOffset(whole: 3), domain: .wrapping(period: 20)) == ScrollOffset(whole: 3))
+        let short = ScrollDomain.clamped(count: 4)
+        for selection in 0..<4 {
+            let view = layout.viewOffset(for: ScrollOffset(whole: selection), domain: short)
+            #expect(view == ScrollOffset(1.5))
+            let rows = layout.visibleRows(at: view, domain: short)
+            #expect(rows.map(\.index) == [0, 1, 2, 3])
+            #expect(abs(rows[0].center.y - (480 - rows[3].center.y)) < 1e-9)
+        }
+    }
+
+    /// Whatever the count and the selection (settled or moving), the selected row is on the arc
+    /// and as many rows show as the arc holds.
+    @Test func theSelectionOfAListThatEndsIsAlwaysShown() async {
+        let layout = Self.s1(width: 800, height: 480)
+        await propertyCheck(input: Gen.int(in: 1...200), Gen.double(in: -0.4...1.4)) { count, at in
+            let domain = ScrollDomain.clamped(count: count)
+            let selection = domain.clamp(ScrollOffset(at * Double(count - 1)))
+            let rows = layout.visibleRows(at: layout.viewOffset(for: selection, domain: domain), domain: domain)
+            #expect(rows.contains { $0.item == selection.nearestItem })
+            #expect(rows.count >= Swift.min(count, 2 * layout.rowsBeyondApex))
+        }
+    }
+
     @Test func wrappingListRepeatsSeamlessly() {
         let layout = Self.s1(width: 800, height: 480)
         let rows = layout.visibleRows(at: ScrollOffset(whole: 0, fraction: 0.25), domain: .wrapping(period: 3))

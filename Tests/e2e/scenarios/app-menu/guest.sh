@@ -54,7 +54,7 @@ cp /scenario/drag.toml /etc/kiosk/.kiosk.toml.new
 mv /etc/kiosk/.kiosk.toml.new /etc/kiosk/kiosk.toml
 e2e_wait_for 20 is_generation 3 || e2e_log "drag.toml was not applied"
 # Where the items are, as the kiosk lays them out on vkms's 1024x768 (the touch device's units are
-# pixels): "One" at the apex, "Two" one item's pitch below it.
+# pixels): "One" selected, "Two" one item's pitch below it.
 kiosk render /etc/kiosk/kiosk.toml --layout /results/drag-layout.json --size 1024x768 > /dev/null
 centre() {
     set -- $(grep "\"index\": [0-9]*, \"label\": \"$1\"" /results/drag-layout.json | head -n 1 | sed 's/.*"rect": \[\([^]]*\)\].*/\1/' | tr -d ',')

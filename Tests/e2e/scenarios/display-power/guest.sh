@@ -31,7 +31,7 @@ shot() {
     e2e_wait_for 20 test -e /results/screenshot.png.txt && cp /results/screenshot.png "/results/$1.png"
 }
 e2e_wait_for 30 grep -q "menu on screen" /results/kiosk.err || e2e_log "the menu did not come up"
-# Where "Open" (item 0, at the apex) is, as the kiosk lays it out on vkms's 1024x768 (the touch
+# Where "Open" (item 0, selected) is, as the kiosk lays it out on vkms's 1024x768 (the touch
 # device's range is the same, so its units are pixels).
 kiosk render /results/kiosk.toml --layout /results/layout.json --size 1024x768 > /dev/null
 set -- $(grep '"index": [0-9]*, "label": "Open"' /results/layout.json | head -n 1 | sed 's/.*"rect": \[\([^]]*\)\].*/\1/' | tr -d ',')
@@ -53,7 +53,7 @@ sleep 3
 echo "$(frames)" > /results/frames-off-end.txt
 kiosk-drmstate > /results/drm-off-later.txt
 
-# A tap on "Open" (item 0 at the apex) wakes the panel and opens nothing.
+# A tap on "Open" (item 0, selected) wakes the panel and opens nothing.
 ui tap ts "$open_x" "$open_y"
 e2e_wait_for 10 is_power on || e2e_log "the tap did not wake the panel"
 kiosk-drmstate > /results/drm-woken-by-touch.txt
