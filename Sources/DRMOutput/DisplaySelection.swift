@@ -1,3 +1,4 @@
+import Glibc
 import KioskConfiguration
 import KioskSystem
 
@@ -94,6 +95,41 @@ extension DisplayChoice {
         if let name = request.connector { throw .unknownConnector(name, available: seenConnectors) }
         if let e = lastError, seenConnectors.isEmpty { throw e }
         throw .noConnectedOutput(cards: paths)
+    }
+
+    /// Whether waiting can cure `error`: at boot the kiosk may start before its display's driver
+    /// has bound (no card, no connector yet) or before udev has given the card to the `video`
+    /// group (EACCES); a panel may be plugged in later. A config naming what does not exist cannot.
+    static func mayAppear(_ error: DisplayError) -> Bool {
+        switch error {
+        case .noDevice, .noConnectedOutput, .connectorDisconnected: return true
+        case .system(let e): return e.errno == EACCES || e.errno == EPERM || e.errno == ENOENT || e.errno == ENODEV
+        case .unknownConnector, .unknownMode, .noCRTC, .noDumbBuffers: return false
+        }
+    }
+
+    /// `find`, waiting up to `patience` seconds for a display that may yet appear (`mayAppear`),
+    /// looking again every `interval`. The kiosk's unit is ordered after none of the boot's device
+    /// work, so that the menu comes up as soon as the card does, not after all of it. `stop` ends
+    /// the wait early (a SIGTERM waiting for the loop); `clock` and `sleep` are injected for tests.
+    public static func awaitAvailable(
+        _ request: DisplayRequest, directory: String = "/dev/dri", patience: Double, interval: Double = 0.05,
+        stop: () -> Bool = { false }, clock: () -> Double = MonotonicClock.now, sleep: (Double) -> Void = { usleep(UInt32($0 * 1e6)) }
+    ) throws(DisplayError) -> DisplayChoice {
+        let start = clock()
+        var waiting = false
+        while true {
+            do {
+                let choice = try find(request, directory: directory)
+                if waiting { Log.info("display \(choice.card.path) appeared after \(Int(((clock() - start) * 1000).rounded())) ms") }
+                return choice
+            } catch {
+                guard mayAppear(error), clock() - start + interval <= patience, !stop() else { throw error }
+                if !waiting { Log.info("waiting up to \(Int(patience)) s for a display: \(error)") }
+                waiting = true
+                sleep(interval)
+            }
+        }
     }
 
     static func uniqueModeNames(_ modes: [DisplayMode]) -> [String] {

@@ -38,11 +38,13 @@ public final class DisplaySession: Output {
     /// through this, never from inside `present`.
     private let shownByModeSet: WakeSource
 
-    /// Finds and takes the display. `terminalPath` names the VT to control (nil: none).
-    public init(request: DisplayRequest, rotation: DisplayRotation, terminalPath: String? = nil) throws {
+    /// Finds and takes the display, waiting up to `patience` seconds for one that may yet appear
+    /// (`DisplayChoice.awaitAvailable`). `terminalPath` names the VT to control (nil: none).
+    public init(request: DisplayRequest, rotation: DisplayRotation, terminalPath: String? = nil,
+                patience: Double = 0, stop: () -> Bool = { false }) throws {
         self.request = request
         self.rotation = rotation
-        let choice = try DisplayChoice.find(request)
+        let choice = try DisplayChoice.awaitAvailable(request, patience: patience, stop: stop)
         Log.info("display \(choice.card.path) (\(choice.card.driverName)) \(choice.connector.name) \(choice.mode), rotation \(rotation)")
         output = try ScanoutOutput(choice: choice, rotation: rotation)
         do {

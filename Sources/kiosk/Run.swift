@@ -21,6 +21,8 @@ struct Run: ParsableCommand {
     var terminal: String?
     @Option(help: ArgumentHelp("Folder that keeps the PIN lockout across restarts (default: $STATE_DIRECTORY, which systemd sets from StateDirectory=, else /var/lib/kiosk); made 0700 if missing.", valueName: "dir"))
     var stateDir: String?
+    @Option(help: ArgumentHelp("Seconds to wait at start for a display that is not there yet (its driver still loading, its panel not plugged in) before giving up with exit status 1.", valueName: "seconds"))
+    var displayWait: Double = 20
 
     var configPath: String {
         KioskConfig.path(given: config)
@@ -32,12 +34,16 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         if let stateDir, stateDir.isEmpty { throw ValidationError("--state-dir needs a folder") }
+        guard displayWait.isFinite, displayWait >= 0, displayWait <= 3600 else {
+            throw ValidationError("--display-wait \(displayWait): a number of seconds from 0 to 3600")
+        }
     }
 
     func run() throws {
         let status = try failing {
             do {
-                return try Runtime.kiosk(KioskRunOptions(configPath: configPath, terminal: terminal, stateDirectory: stateDirectory)).run()
+                return try Runtime.kiosk(KioskRunOptions(configPath: configPath, terminal: terminal, stateDirectory: stateDirectory,
+                                                           displayPatience: displayWait)).run()
             } catch let e as DisplayError {
                 if case .noDevice = e {
                     Log.error("\(e.description). To preview the menu without a display: kiosk render \(configPath) --all --out-dir DIR")

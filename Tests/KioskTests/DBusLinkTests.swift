@@ -40,4 +40,29 @@ import Testing
         link.enable(true, now: at + 200)
         #expect(link.attempts == 9 && link.nextDeadline == at + 201)
     }
+
+    /// At boot the bus comes up after the kiosk: until the first connection it is looked for
+    /// every quarter second for the boot's patience, then less and less often as above.
+    @Test func aBusNotUpYetAtBootIsLookedForOften() throws {
+        let scratch = ScratchDirectory()
+        let check = ConfigReader(path: scratch.write("kiosk.toml", "[screens.main]\nstyle = \"list\"\n[[screens.main.sections]]\n[[screens.main.sections.items]]\nlabel = \"Back\"\naction = \"back\"\n"),
+                                 displayName: "kiosk.toml", searchPath: "/usr/bin:/bin").check()
+        let app = try KioskApp(config: try #require(check.config), width: 320, height: 240, now: 0)
+        let link = DBusLink(control: KioskControl(app: app, power: nil, clock: { 0 }),
+                            address: "unix:path=\(scratch.path)/no-bus", loop: try EventLoop(), bootPatience: 2)
+        link.enable(true, now: 100)
+        #expect(link.state.word == "retrying" && link.nextDeadline == 100.25)
+        var at = 100.0
+        while at < 102 {
+            at += 0.25
+            #expect(link.nextDeadline == at)
+            link.advance(now: at)
+        }
+        #expect(link.attempts == 9 && link.connects == 0)
+        #expect(link.nextDeadline == at + 1)
+        link.advance(now: at + 1)
+        #expect(link.nextDeadline == at + 3)
+        // The system bus gets a minute; a bus at an address none (the test above).
+        #expect(DBusLink(control: KioskControl(app: app, power: nil, clock: { 0 }), address: nil, loop: try EventLoop()).bootPatience == 60)
+    }
 }

@@ -66,6 +66,22 @@ class BootConfigTest(unittest.TestCase):
         self.assertIn("copied", out)
         self.assertIn("is the same as", self.run_script())
 
+    def test_an_icon_changed_beside_the_same_config_is_copied(self):
+        self.put(GOOD.encode())
+        self.run_script()
+        os.makedirs(os.path.join(self.boot, "icons"))
+        with open(os.path.join(self.boot, "icons", "radio.png"), "wb") as f:
+            f.write(b"first")
+        self.run_script()
+        with open(os.path.join(self.conf, "icons", "radio.png"), "rb") as f:
+            self.assertEqual(f.read(), b"first")
+        self.assertIn("is the same as", self.run_script())
+        with open(os.path.join(self.boot, "icons", "radio.png"), "wb") as f:
+            f.write(b"second")
+        self.run_script()
+        with open(os.path.join(self.conf, "icons", "radio.png"), "rb") as f:
+            self.assertEqual(f.read(), b"second")
+
     def test_a_toml_syntax_error_is_linked(self):
         self.put(b'[screens.main]\ntitle = "Entr\xc3\xa9e\n')
         out = self.run_script()

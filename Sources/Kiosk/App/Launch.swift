@@ -14,10 +14,14 @@ public struct KioskRunOptions: Sendable {
     public var terminal: String?
     /// Where the PIN lockout is kept across restarts (`PinLockStore.directory(option:environment:)`).
     public var stateDirectory: String
-    public init(configPath: String, terminal: String? = nil, stateDirectory: String = PinLockStore.defaultDirectory) {
+    /// How long to wait at start for a display that is not there yet (its driver still loading).
+    public var displayPatience: Double
+    public init(configPath: String, terminal: String? = nil, stateDirectory: String = PinLockStore.defaultDirectory,
+                displayPatience: Double = 20) {
         self.configPath = configPath
         self.terminal = terminal
         self.stateDirectory = stateDirectory
+        self.displayPatience = displayPatience
     }
 }
 
@@ -25,7 +29,8 @@ extension Runtime {
     /// Everything `kiosk run` needs, made in the order that gets the menu on screen soonest.
     public static func kiosk(_ options: KioskRunOptions) throws -> Runtime {
         try launch(configPath: options.configPath, lockStore: PinLockStore(directory: options.stateDirectory)) { config in
-            try DisplaySession(request: config.display.request, rotation: config.display.rotation, terminalPath: options.terminal)
+            try DisplaySession(request: config.display.request, rotation: config.display.rotation, terminalPath: options.terminal,
+                               patience: options.displayPatience, stop: { SignalSource.isPending([SIGTERM, SIGINT]) })
         } options: { config in
             Options(seat: config.input.seat, controlBus: .system,
                     keptFromChildren: [options.stateDirectory, LaunchConfinement.folder(of: options.configPath)],

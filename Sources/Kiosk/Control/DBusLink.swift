@@ -1,4 +1,6 @@
+import Glibc
 import KioskSystem
+import SystemBus
 
 /// Keeps the control API on its bus: one `DBusControl` at a time, made again after the bus went
 /// away (dbus-daemon restarted) or could not be reached, after a pause that doubles from
@@ -8,6 +10,13 @@ import KioskSystem
 final class DBusLink {
     static let firstPause = 1.0
     static let longestPause = 30.0
+    /// At boot the kiosk starts before the system bus (its unit waits for none of the boot's
+    /// work, so the menu is not kept waiting): until the first connection, a bus whose socket is
+    /// not there yet is looked for every `bootPause`, for `bootPatience` seconds from the first
+    /// attempt, and said once as information, not as an error.
+    static let bootPause = 0.25
+    let bootPatience: Double
+    private var firstAttempt: Double?
 
     private let control: KioskControl
     /// nil: the system bus.
@@ -29,10 +38,13 @@ final class DBusLink {
     /// A call changed something (its effect is due on screen): when the kiosk took it.
     var handled: ((Double) -> Void)?
 
-    init(control: KioskControl, address: String?, loop: EventLoop) {
+    /// `bootPatience` defaults to a minute for the system bus, which boots after the kiosk, and
+    /// nothing for a bus at an address.
+    init(control: KioskControl, address: String?, loop: EventLoop, bootPatience: Double? = nil) {
         self.control = control
         self.address = address
         self.loop = loop
+        self.bootPatience = bootPatience ?? (address == nil ? 60 : 0)
     }
 
     var state: ControlAPIState { api?.state ?? idle }
@@ -84,6 +96,7 @@ final class DBusLink {
 
     private func connect(now: Double) {
         attempts += 1
+        if firstAttempt == nil { firstAttempt = now }
         do {
             let made = try DBusControl(control: control, address: address)
             made.changed = { [unowned self] in
@@ -97,7 +110,19 @@ final class DBusLink {
             changed?()
         } catch {
             api = nil
-            wait("cannot connect to \(busName): \(error)", now: now)
+            let why = "cannot connect to \(busName): \(error)"
+            let code = (error as? BusError)?.errno ?? (error as? SystemError)?.errno
+            if connects == 0, code == ENOENT || code == ECONNREFUSED, now - (firstAttempt ?? now) < bootPatience {
+                idle = .retrying(why)
+                retryAt = now + Self.bootPause
+                if logged == nil {
+                    logged = why
+                    Log.info("control API waits for \(busName), which is not up yet (\(error))")
+                }
+                changed?()
+                return
+            }
+            wait(why, now: now)
         }
     }
 

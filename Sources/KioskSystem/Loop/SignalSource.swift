@@ -17,6 +17,15 @@ public final class SignalSource {
         self.signals = signals
     }
 
+    /// Whether any of `signals` arrived and waits (blocked) for the loop: for start-up work that
+    /// runs before the loop and must not make a stop wait for it.
+    public static func isPending(_ signals: [Int32]) -> Bool {
+        var set = sigset_t()
+        sigemptyset(&set)
+        guard sigpending(&set) == 0 else { return false }
+        return signals.contains { sigismember(&set, $0) == 1 }
+    }
+
     /// The signals that arrived since the last call.
     public func drain() -> [Int32] {
         var received: [Int32] = []
