@@ -121,7 +121,7 @@ extension DisplayChoice {
         while true {
             do {
                 let choice = try find(request, directory: directory)
-                if waiting { Log.info("display \(choice.card.path) appeared after \(Int(((clock() - start) * 1000).rounded())) ms") }
+                if waiting { Log.info("display \(choice.card.path) ready after \(Int(((clock() - start) * 1000).rounded())) ms") }
                 return choice
             } catch {
                 guard mayAppear(error), clock() - start + interval <= patience, !stop() else { throw error }
