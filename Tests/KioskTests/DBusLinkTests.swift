@@ -7,13 +7,19 @@ import Testing
 /// attempt fails at once (connecting never waits), the pause doubles up to its longest, and
 /// turning the API off stops the retries.
 @Suite struct DBusLinkTests {
-    @Test func aMissingBusIsTriedAgainLessAndLessOften() throws {
-        let scratch = ScratchDirectory()
+    /// A link to an address in `scratch` where no bus is, for a one-item config's app.
+    static func link(in scratch: ScratchDirectory, bootPatience: Double? = nil) throws -> (DBusLink, KioskApp) {
         let check = ConfigReader(path: scratch.write("kiosk.toml", "[screens.main]\nstyle = \"list\"\n[[screens.main.sections]]\n[[screens.main.sections.items]]\nlabel = \"Back\"\naction = \"back\"\n"),
                                  displayName: "kiosk.toml", searchPath: "/usr/bin:/bin").check()
         let app = try KioskApp(config: try #require(check.config), width: 320, height: 240, now: 0)
         let link = DBusLink(control: KioskControl(app: app, power: nil, clock: { 0 }),
-                            address: "unix:path=\(scratch.path)/no-bus", loop: try EventLoop())
+                            address: "unix:path=\(scratch.path)/no-bus", loop: try EventLoop(), bootPatience: bootPatience)
+        return (link, app)
+    }
+
+    @Test func aMissingBusIsTriedAgainLessAndLessOften() throws {
+        let scratch = ScratchDirectory()
+        let (link, _) = try Self.link(in: scratch)
         var changes = 0
         link.changed = { changes += 1 }
         #expect(link.state == .off && link.nextDeadline == nil)
@@ -45,11 +51,7 @@ import Testing
     /// every quarter second for the boot's patience, then less and less often as above.
     @Test func aBusNotUpYetAtBootIsLookedForOften() throws {
         let scratch = ScratchDirectory()
-        let check = ConfigReader(path: scratch.write("kiosk.toml", "[screens.main]\nstyle = \"list\"\n[[screens.main.sections]]\n[[screens.main.sections.items]]\nlabel = \"Back\"\naction = \"back\"\n"),
-                                 displayName: "kiosk.toml", searchPath: "/usr/bin:/bin").check()
-        let app = try KioskApp(config: try #require(check.config), width: 320, height: 240, now: 0)
-        let link = DBusLink(control: KioskControl(app: app, power: nil, clock: { 0 }),
-                            address: "unix:path=\(scratch.path)/no-bus", loop: try EventLoop(), bootPatience: 2)
+        let (link, app) = try Self.link(in: scratch, bootPatience: 2)
         link.enable(true, now: 100)
         #expect(link.state.word == "retrying" && link.nextDeadline == 100.25)
         var at = 100.0
