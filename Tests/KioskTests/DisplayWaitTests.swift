@@ -61,11 +61,12 @@ import TestSupport
         let scratch = ScratchDirectory()
         let clock = ManualClock()
         clock.onSleep = { n in
-            if n == 2 { FileManager.default.createFile(atPath: scratch.path + "/card0", contents: Data("not a card".utf8)) }
+            if n == 2 { _ = FileManager.default.createFile(atPath: scratch.path + "/card0", contents: Data("not a card".utf8)) }
         }
         let error = wait(in: scratch.path, patience: 20, clock: clock)
-        guard case .system(let e)? = error else { Issue.record("\(String(describing: error))"); return }
-        #expect(e.errno == ENOTTY)
+        // The DRM ioctl on a file: ENOTTY from the kernel, ENOSYS under qemu-user.
+        guard let error, case .system = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(!DisplayChoice.mayAppear(error), "\(error)")
         #expect(clock.sleeps == 2)
     }
 
