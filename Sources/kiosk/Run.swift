@@ -22,7 +22,7 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Folder that keeps the PIN lockout across restarts (default: $STATE_DIRECTORY, which systemd sets from StateDirectory=, else /var/lib/kiosk); made 0700 if missing.", valueName: "dir"))
     var stateDir: String?
     @Option(help: ArgumentHelp("Seconds to wait at start for a display that is not there yet (its driver still loading, its panel not plugged in) before giving up with exit status 1.", valueName: "seconds"))
-    var displayWait: Double = 20
+    var displayWait: Double = KioskRunOptions.defaultDisplayPatience
 
     var configPath: String {
         KioskConfig.path(given: config)

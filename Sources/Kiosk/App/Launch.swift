@@ -16,8 +16,10 @@ public struct KioskRunOptions: Sendable {
     public var stateDirectory: String
     /// How long to wait at start for a display that is not there yet (its driver still loading).
     public var displayPatience: Double
+    /// `displayPatience` unless told otherwise (`kiosk run --display-wait`).
+    public static let defaultDisplayPatience = 20.0
     public init(configPath: String, terminal: String? = nil, stateDirectory: String = PinLockStore.defaultDirectory,
-                displayPatience: Double = 20) {
+                displayPatience: Double = defaultDisplayPatience) {
         self.configPath = configPath
         self.terminal = terminal
         self.stateDirectory = stateDirectory
