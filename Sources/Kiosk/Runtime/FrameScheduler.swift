@@ -61,6 +61,10 @@ public final class FrameScheduler: OutputDelegate {
     /// The scroll position in the frame on screen (for screenshots).
     var shownPosition: ScrollOffset { frameContents.shownPosition }
 
+    /// The frame on screen, or the one on its way there, lacks icons still being rendered: a
+    /// screenshot now would show placeholders.
+    var screenLacksIcons: Bool { frameContents.lacksIcons }
+
     /// One line per kind of input: median, 99th percentile and worst input-to-screen latency.
     var latencySummary: [String] { frameContents.latencySummary }
 
@@ -94,7 +98,7 @@ public final class FrameScheduler: OutputDelegate {
         outputNeed = .none
         presented += 1
         drawTime.observe(MonotonicClock.now() - started)
-        frameContents.presented(position: position)
+        frameContents.presented(position: position, lacksIcons: source.lastFrameLacksIcons)
     }
 
     // MARK: OutputDelegate
@@ -131,6 +135,10 @@ struct FrameContents {
     private var inFlightWake: Double?
     private var inFlightPosition = ScrollOffset.zero
     private(set) var shownPosition = ScrollOffset.zero
+    /// Whether the frame in flight (nil: none) and the frame on screen lack icons. Kept per frame,
+    /// because the source only knows about the frame it drew last, which may not be on screen yet.
+    private var inFlightLacksIcons: Bool?
+    private var shownLacksIcons = false
     /// Input-to-screen latencies by the kind of input, of all inputs together, and of waking input.
     private var latencies: [String: LatencyRecord] = [:]
     private var allLatencies = LatencyRecord()
@@ -143,7 +151,8 @@ struct FrameContents {
     mutating func noteWake(time: Double) { unshownWake = time }
 
     /// A frame showing `position` was handed to the output: it carries the input not yet shown.
-    mutating func presented(position: ScrollOffset) {
+    mutating func presented(position: ScrollOffset, lacksIcons: Bool) {
+        inFlightLacksIcons = lacksIcons
         inFlightInput = unshownInput
         unshownInput = nil
         inFlightWake = unshownWake
@@ -161,7 +170,13 @@ struct FrameContents {
         if let wake = inFlightWake, let at = time { wakeLatencies.add(at - wake) }
         inFlightWake = nil
         shownPosition = inFlightPosition
+        shownLacksIcons = inFlightLacksIcons ?? shownLacksIcons
+        inFlightLacksIcons = nil
     }
+
+    /// The frame on screen lacks icons, or the frame in flight does (an output may already show a
+    /// frame it has not reported yet).
+    var lacksIcons: Bool { shownLacksIcons || inFlightLacksIcons == true }
 
     /// One line per kind of input: median, 99th percentile and worst input-to-screen latency.
     var latencySummary: [String] {

@@ -31,6 +31,8 @@ public protocol FrameSource: AnyObject {
     func effectFinished(_ action: ActionRequest, result: String, failed: Bool, now: Double)
     /// The current screen's scroll position: what a frame drawn now shows (screenshots record it).
     var position: ScrollOffset { get }
+    /// The frame just drawn holds placeholders for icons still being rendered off the loop.
+    var lastFrameLacksIcons: Bool { get }
 }
 
 /// How much of a picture is out of date: nothing, the part that moves, or all of it.

@@ -573,7 +573,7 @@ public final class Runtime {
         // SIGUSR1 right at start), and icons still being rendered off the loop are waited for
         // (the frame that shows the last of them takes it, `frameShown`; past the wait, the pass
         // whose deadline it armed).
-        if frames.shown == 0 || app.lastFrameLacksIcons {
+        if frames.shown == 0 || frames.screenLacksIcons {
             let now = options.clock()
             if screenshotPutOffAt == nil {
                 screenshotPutOffAt = now
