@@ -62,6 +62,16 @@ struct ConfigAssets {
     /// `svgRenderBudget` and `svgTotalBudget`.
     static func decode(_ config: KioskConfig, shouldStop: () -> Bool = { false },
                        cost: (Double) -> Double = { $0 }, iconTheme: IconTheme = IconTheme()) -> ConfigAssets {
+        var renderer: SVGRenderer?
+        // One worker per load, for the SVGs and the PNGs: started when the first needs it, or
+        // before the font when the config names images, so that it starts up while fontconfig does.
+        func worker() -> SVGRenderer {
+            if let renderer { return renderer }
+            let made = SVGRenderer()
+            renderer = made
+            return made
+        }
+        if !config.imagePaths.isEmpty { worker().start() }
         var font: Font?
         var fontProblem: String?
         let name = config.theme.font
@@ -80,16 +90,8 @@ struct ConfigAssets {
         var warnings: [String: String] = [:]
         var pixels = 0
         var svgTime = 0.0
-        var renderer: SVGRenderer?
         var service: IconRenderService?
         var warmedUp = false
-        // One worker per load, for the SVGs and the PNGs: started when the first needs it.
-        func worker() -> SVGRenderer {
-            if let renderer { return renderer }
-            let made = SVGRenderer()
-            renderer = made
-            return made
-        }
         var themes = iconTheme
         let icons = config.iconKeys
         for key in config.imagePaths {

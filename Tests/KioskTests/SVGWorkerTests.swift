@@ -65,6 +65,20 @@ import Testing
         #expect(renderer.workersEnded == 0)
     }
 
+    /// A worker started ahead of its first request (a config load starts it before the font, to
+    /// start up meanwhile) is the one that request uses: one process, not two.
+    @Test func aWorkerStartedAheadServesTheFirstRequest() throws {
+        let renderer = SVGRenderer()
+        #expect(renderer.workersStarted == 0)
+        renderer.start()
+        renderer.start()
+        #expect(renderer.workersStarted == 1)
+        let id = try renderer.load(try SVGDocument.readFile(Self.good), name: Self.good).get().id
+        #expect(renderer.render(id, side: 16).image != nil)
+        #expect(renderer.workersStarted == 1)
+        #expect(renderer.workersEnded == 0)
+    }
+
     /// Text in an SVG needs fontconfig and the system's fonts, which the confined worker may
     /// still read: it draws the text as this (unconfined) process does.
     @Test func theConfinedWorkerStillDrawsAnSVGsText() throws {

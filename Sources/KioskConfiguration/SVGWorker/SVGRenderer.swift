@@ -52,8 +52,18 @@ public final class SVGRenderer {
     public static let loopWallLimit = 2.0
     /// Workers ended so far, for messages and tests.
     public private(set) var workersEnded = 0
+    /// Workers started so far, for tests.
+    public private(set) var workersStarted = 0
 
     public init() {}
+
+    /// Starts the worker now if none runs, without waiting for it: its process starts up (loads
+    /// its libraries) beside what the caller does next, instead of on the first request's clock,
+    /// which at boot on a slow board is most of a second. A start that fails is tried again, and
+    /// reported, by the first request.
+    public func start() {
+        _ = runningWorker(loading: nil)
+    }
 
     /// Parses `data` in the worker as a new document named `name`; its id, or why not.
     public func load(_ data: [UInt8], name: String) -> Result<(id: UInt32, cpuSeconds: Double), RasterError> {
@@ -136,6 +146,7 @@ public final class SVGRenderer {
             }
             do {
                 worker = try SVGWorkerProcess(executable: executable)
+                workersStarted += 1
             } catch {
                 return .failure(.init(description: "the SVG renderer could not start: \(error)"))
             }
