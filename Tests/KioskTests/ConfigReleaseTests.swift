@@ -206,4 +206,25 @@ final class ReleaseTree {
         #expect(loaded.check.source == tree.directory("2") + "/kiosk.toml")
         #expect(ReleaseTree.icon(loaded)?.color == ConfigReleaseTests.blue)
     }
+
+    /// A file replaced while the kiosk starts, after start-up read it and before the loop runs
+    /// (the image's boot-config copies a new config beside the kiosk's start), is loaded once the
+    /// loop runs: the watch was there before the read.
+    @Test func aReplacementDuringStartUpIsLoadedOnceTheLoopRuns() throws {
+        let tree = ReleaseTree()
+        try tree.add("1", title: "One", color: ConfigReleaseTests.red)
+        try tree.add("2", title: "Two", color: ConfigReleaseTests.blue)
+        tree.swap(to: "releases/1")
+        let service = try ConfigService(path: tree.config)
+        #expect(service.loadNow().check.config?.screens.first?.title == "One")
+        tree.swap(to: "releases/2")
+        let loop = try EventLoop()
+        var applied: [(LoadedConfig, String)] = []
+        service.apply = { applied.append(($0, $1)) }
+        try service.attach(to: loop)
+        let deadline = MonotonicClock.now() + Patience.seconds
+        while applied.isEmpty, MonotonicClock.now() < deadline { try loop.runOnce(timeout: 0.05) }
+        #expect(applied.count == 1)
+        #expect(applied.first?.0.check.config?.screens.first?.title == "Two")
+    }
 }

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """The image's boot-config (packaging/image/files-kiosk/usr/libexec/kiosk-image/boot-config) on a
-scratch boot partition and /etc/kiosk: a config `kiosk check-config` accepts is copied; one with
-a TOML syntax error or another error, or one that is not text (not UTF-8, empty, a folder) is
-linked, so that the kiosk's rescue screen names the boot partition's file; none leaves the old.
+scratch boot partition and /etc/kiosk: a config `kiosk check-config` accepts is copied (the
+running kiosk's watch loads it: systemd is not asked for anything); icons alone changed ask for a
+reload; one with a TOML syntax error or another error, or one that is not text (not UTF-8, empty,
+a folder) is linked and the kiosk restarted once, so that its rescue screen names the boot
+partition's file; none leaves the old. What it asks of systemd is recorded by a stand-in for
+systemctl (SYSTEMCTL), not sent to this machine's systemd.
 
     KIOSK=.build-static/release/kiosk python3 Tests/image/boot_config_test.py
 """
@@ -39,6 +42,20 @@ class BootConfigTest(unittest.TestCase):
         self.dst = os.path.join(self.conf, "kiosk.toml")
         with open(self.dst, "w") as f:
             f.write("# the package's config\n")
+        self.asked = os.path.join(self.tmp.name, "systemctl-calls")
+        self.systemctl = os.path.join(self.tmp.name, "systemctl")
+        with open(self.systemctl, "w") as f:
+            f.write(f'#!/bin/sh\necho "$*" >> {self.asked}\n')
+        os.chmod(self.systemctl, 0o755)
+
+    def calls(self):
+        """What the script asked systemctl since the last look."""
+        if not os.path.exists(self.asked):
+            return []
+        with open(self.asked) as f:
+            lines = f.read().splitlines()
+        os.unlink(self.asked)
+        return lines
 
     def tearDown(self):
         self.tmp.cleanup()
@@ -49,7 +66,7 @@ class BootConfigTest(unittest.TestCase):
 
     def run_script(self):
         r = subprocess.run(["sh", SCRIPT, self.boot, self.conf], capture_output=True, text=True,
-                           env={**os.environ, "KIOSK": KIOSK})
+                           env={**os.environ, "KIOSK": KIOSK, "SYSTEMCTL": self.systemctl})
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         return r.stdout
 
@@ -64,7 +81,9 @@ class BootConfigTest(unittest.TestCase):
         with open(self.dst) as f:
             self.assertEqual(f.read(), GOOD)
         self.assertIn("copied", out)
+        self.assertEqual(self.calls(), [], "a copy is loaded by the kiosk's watch, not a reload")
         self.assertIn("is the same as", self.run_script())
+        self.assertEqual(self.calls(), [])
 
     def test_an_icon_changed_beside_the_same_config_is_copied(self):
         self.put(GOOD.encode())
@@ -75,7 +94,9 @@ class BootConfigTest(unittest.TestCase):
         self.run_script()
         with open(os.path.join(self.conf, "icons", "radio.png"), "rb") as f:
             self.assertEqual(f.read(), b"first")
+        self.assertEqual(self.calls(), ["--no-block reload kiosk.service"], "only icons changed: the kiosk reloads")
         self.assertIn("is the same as", self.run_script())
+        self.assertEqual(self.calls(), [])
         with open(os.path.join(self.boot, "icons", "radio.png"), "wb") as f:
             f.write(b"second")
         self.run_script()
@@ -88,6 +109,11 @@ class BootConfigTest(unittest.TestCase):
         self.assertLinked(out)
         self.assertIn("has errors", out)
         self.assertIn("TOML syntax error", out)
+        self.assertEqual(self.calls(), ["--no-block restart kiosk.service"], "a running kiosk keeps its config: a start shows the rescue screen")
+        # The next boot, the file still broken: the link stays, the kiosk starts on it by itself.
+        self.assertIn("still points at it", self.run_script())
+        self.assertLinked(out)
+        self.assertEqual(self.calls(), [])
 
     def test_a_config_the_kiosk_refuses_is_linked(self):
         self.put(GOOD.replace('"back"', '"fly"').encode())
@@ -109,6 +135,7 @@ class BootConfigTest(unittest.TestCase):
     def test_a_folder_is_linked(self):
         os.mkdir(self.src)
         self.assertLinked(self.run_script())
+        self.assertEqual(self.calls(), ["--no-block restart kiosk.service"])
 
     def test_no_boot_config_keeps_the_old(self):
         out = self.run_script()

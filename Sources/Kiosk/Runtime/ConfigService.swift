@@ -12,7 +12,7 @@ public final class ConfigService {
     public let path: String
     private let worker: ConfigLoadWorker
     private let settleTimer: TimerSource
-    private var watcher: ConfigWatcher?
+    private let watcher: ConfigWatcher?
     /// Why the load under way was asked for, for the log line when it is applied.
     private var pendingReason: String?
     /// Told when a load starts (systemd hears RELOADING=1) and when its result is ready.
@@ -21,10 +21,19 @@ public final class ConfigService {
     /// The size the screens are drawn at now, where a load rasterizes the icons (`IconWarmUp`).
     var outputSize: () -> (width: Int, height: Int)? = { nil }
 
+    /// The file is watched from here on, before `loadNow` reads it: a replacement made while the
+    /// kiosk starts (the image's boot-config copies a new file beside its start) waits in the
+    /// watch and is loaded once the loop runs, rather than falling between the read and the watch.
     public init(path: String) throws(SystemError) {
         self.path = path
         worker = try ConfigLoadWorker(path: path)
         settleTimer = try TimerSource()
+        do {
+            watcher = try ConfigWatcher(path: path)
+        } catch {
+            Log.warning("config changes will not be noticed (use SIGHUP): \(error)")
+            watcher = nil
+        }
     }
 
     /// Loads the file on this thread: start-up, when there is nothing on screen to keep answering.
@@ -40,14 +49,10 @@ public final class ConfigService {
             self.settleTimer.acknowledge()
             self.reload(reason: "file changed")
         }
-        do {
-            let w = try ConfigWatcher(path: path)
+        if let w = watcher {
             try loop.watch(w.fd) { [unowned self, unowned w] in
                 if w.drain() { self.settleTimer.arm(after: 0.1) }
             }
-            watcher = w
-        } catch {
-            Log.warning("config changes will not be noticed (use SIGHUP): \(error)")
         }
     }
 
