@@ -29,9 +29,9 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
-        // librsvg and cairo: SVG icons rendered at the size they are drawn (Raster's SVGDocument); not through
-        // pkg-config (see Sources/CRsvg/shim.h).
-        .systemLibrary(name: "CRsvg", providers: [.apt(["librsvg2-dev"])]),
+        // librsvg and cairo: SVG icons rendered at the size they are drawn (Raster's SVGDocument),
+        // opened when the first SVG is parsed, not linked (Sources/CRsvg/include/CRsvg.h).
+        .target(name: "CRsvg"),
         // HarfBuzz (shaping), FriBidi (bidi ordering), fontconfig (font lookup and fallback).
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),

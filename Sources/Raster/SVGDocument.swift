@@ -29,6 +29,7 @@ public final class SVGDocument {
     public static let maximumDimension = PNGCodec.maximumDimension
 
     private let handle: OpaquePointer
+    private let library: KioskRsvgFunctions
     /// The document's own size in pixels (96 dpi) when it gives one; nil for a viewBox alone.
     public let intrinsicSize: (width: Double, height: Double)?
     /// The file's path or a name, for messages.
@@ -43,9 +44,10 @@ public final class SVGDocument {
     public init(data: [UInt8], name: String) throws(RasterError) {
         self.name = name
         try Self.check(data, name: name)
-        handle = try Self.newHandle(data, name: name)
+        library = try SVGLibraries.functions()
+        handle = try Self.newHandle(data, name: name, library: library)
         var width = 0.0, height = 0.0
-        if rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) != 0 {
+        if library.rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) != 0 {
             intrinsicSize = (width, height)
         } else {
             intrinsicSize = nil
@@ -56,19 +58,19 @@ public final class SVGDocument {
         }
     }
 
-    deinit { g_object_unref(UnsafeMutableRawPointer(handle)) }
+    deinit { library.g_object_unref(UnsafeMutableRawPointer(handle)) }
 
     /// The document fitted into `width` x `height` (aspect kept, centred) as premultiplied ARGB.
     public func render(width: Int, height: Int) throws(RasterError) -> PixelBuffer {
         guard width > 0, height > 0, width <= Self.maximumDimension, height <= Self.maximumDimension else {
             throw .invalidArgument(call: "SVGDocument.render", message: "size \(width)x\(height) outside 1...\(Self.maximumDimension)")
         }
-        let surface = try CairoImageSurface(width: width, height: height)
+        let surface = try CairoImageSurface(width: width, height: height, library: library)
         let context = try CairoContext(surface: surface)
         var viewport = RsvgRectangle(x: 0, y: 0, width: Double(width), height: Double(height))
         var error: UnsafeMutablePointer<GError>? = nil
-        guard rsvg_handle_render_document(handle, context.pointer, &viewport, &error) != 0 else {
-            throw .svg(call: "rsvg_handle_render_document(\(name))", message: Self.take(error))
+        guard library.rsvg_handle_render_document(handle, context.pointer, &viewport, &error) != 0 else {
+            throw .svg(call: "rsvg_handle_render_document(\(name))", message: Self.take(error, library: library))
         }
         return try surface.pixels()
     }
@@ -93,19 +95,19 @@ public final class SVGDocument {
     }
 
     /// `rsvg_handle_new_from_data` with no flags (librsvg's limits stay on).
-    private static func newHandle(_ data: [UInt8], name: String) throws(RasterError) -> OpaquePointer {
+    private static func newHandle(_ data: [UInt8], name: String, library: KioskRsvgFunctions) throws(RasterError) -> OpaquePointer {
         var error: UnsafeMutablePointer<GError>? = nil
-        let handle = data.withUnsafeBufferPointer { rsvg_handle_new_from_data($0.baseAddress, $0.count, &error) }
+        let handle = data.withUnsafeBufferPointer { library.rsvg_handle_new_from_data($0.baseAddress, $0.count, &error) }
         guard let handle else {
-            throw .svg(call: "rsvg_handle_new_from_data(\(name))", message: take(error))
+            throw .svg(call: "rsvg_handle_new_from_data(\(name))", message: take(error, library: library))
         }
         return handle
     }
 
     /// A GError's message; frees it.
-    private static func take(_ error: UnsafeMutablePointer<GError>?) -> String {
+    private static func take(_ error: UnsafeMutablePointer<GError>?, library: KioskRsvgFunctions) -> String {
         guard let error else { return "unknown error" }
-        defer { g_error_free(error) }
+        defer { library.g_error_free(error) }
         return error.pointee.message.map { String(cString: $0) } ?? "unknown error"
     }
 
@@ -138,32 +140,54 @@ public final class SVGDocument {
     }
 }
 
+/// librsvg, cairo and GLib, opened at the first SVG (`CRsvg`): a kiosk without SVG icons never
+/// loads them, and one without them installed says so for each SVG it is given.
+enum SVGLibraries {
+    static func functions() throws(RasterError) -> KioskRsvgFunctions {
+        guard let table = kiosk_rsvg_functions() else {
+            throw .svg(call: "dlopen(librsvg-2.so.2)", message: "SVG icons need librsvg, cairo and GLib (Debian: librsvg2-2), "
+                + "which cannot be loaded: \(String(cString: kiosk_rsvg_problem()))")
+        }
+        return table.pointee
+    }
+
+    /// cairo's words for `status`.
+    static func describe(_ status: cairo_status_t, _ library: KioskRsvgFunctions) -> String {
+        library.cairo_status_to_string(status).map { String(cString: $0) } ?? "cairo status \(status.rawValue)"
+    }
+}
+
 /// A cairo image surface (ARGB32, premultiplied, native-endian: PixelBuffer's own layout) that
 /// this owner destroys in deinit.
 final class CairoImageSurface {
     let pointer: OpaquePointer
     let width: Int, height: Int
+    let library: KioskRsvgFunctions
 
-    init(width: Int, height: Int) throws(RasterError) {
-        pointer = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
+    init(width: Int, height: Int, library: KioskRsvgFunctions) throws(RasterError) {
+        self.library = library
+        guard let made = library.cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else {
+            throw .svg(call: "cairo_image_surface_create(\(width)x\(height))", message: "no surface")
+        }
+        pointer = made
         self.width = width
         self.height = height
-        let status = cairo_surface_status(pointer)
+        let status = library.cairo_surface_status(pointer)
         guard status == CAIRO_STATUS_SUCCESS else {
-            cairo_surface_destroy(pointer)
-            throw .svg(call: "cairo_image_surface_create(\(width)x\(height))", message: String(cString: cairo_status_to_string(status)))
+            library.cairo_surface_destroy(pointer)
+            throw .svg(call: "cairo_image_surface_create(\(width)x\(height))", message: SVGLibraries.describe(status, library))
         }
     }
 
-    deinit { cairo_surface_destroy(pointer) }
+    deinit { library.cairo_surface_destroy(pointer) }
 
     /// The surface's pixels copied into a new premultiplied ARGB buffer.
     func pixels() throws(RasterError) -> PixelBuffer {
-        cairo_surface_flush(pointer)
-        guard let data = cairo_image_surface_get_data(pointer) else {
+        library.cairo_surface_flush(pointer)
+        guard let data = library.cairo_image_surface_get_data(pointer) else {
             throw .svg(call: "cairo_image_surface_get_data", message: "the surface has no pixels")
         }
-        let stride = Int(cairo_image_surface_get_stride(pointer))
+        let stride = Int(library.cairo_image_surface_get_stride(pointer))
         let out = try PixelBuffer(width: width, height: height, format: .argb8888Premultiplied)
         for y in 0..<height {
             UnsafeMutableRawPointer(out.row(y)).copyMemory(from: data + y * stride, byteCount: width * 4)
@@ -179,13 +203,15 @@ final class CairoContext {
 
     init(surface: CairoImageSurface) throws(RasterError) {
         self.surface = surface
-        pointer = cairo_create(surface.pointer)
-        let status = cairo_status(pointer)
+        let library = surface.library
+        guard let made = library.cairo_create(surface.pointer) else { throw .svg(call: "cairo_create", message: "no context") }
+        pointer = made
+        let status = library.cairo_status(pointer)
         guard status == CAIRO_STATUS_SUCCESS else {
-            cairo_destroy(pointer)
-            throw .svg(call: "cairo_create", message: String(cString: cairo_status_to_string(status)))
+            library.cairo_destroy(pointer)
+            throw .svg(call: "cairo_create", message: SVGLibraries.describe(status, library))
         }
     }
 
-    deinit { cairo_destroy(pointer) }
+    deinit { surface.library.cairo_destroy(pointer) }
 }

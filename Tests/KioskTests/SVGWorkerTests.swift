@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 @testable import KioskConfiguration
 import KioskSystem
@@ -15,9 +16,10 @@ import Testing
     /// The hostile fixtures panic (convolve) and run for seconds (turbulence) in librsvg 2.54,
     /// Debian 12's; 2.60 (Debian 13's, the aarch64 tests' root) draws both at once. Where librsvg
     /// has the bug the worker must contain it; where it has not, the icon must load and draw.
-    /// (The version from librsvg's exported variables, found in this process, which links it.)
+    /// (The version from librsvg's exported variables, the library opened here as the kiosk opens it.)
     static let librsvgHasTheBugs: Bool = {
-        guard let major = dlsym(nil, "rsvg_major_version"), let minor = dlsym(nil, "rsvg_minor_version") else { return true }
+        guard let library = dlopen("librsvg-2.so.2", RTLD_NOW | RTLD_LOCAL),
+              let major = dlsym(library, "rsvg_major_version"), let minor = dlsym(library, "rsvg_minor_version") else { return true }
         return (Int(major.load(as: UInt32.self)), Int(minor.load(as: UInt32.self))) <= (2, 54)
     }()
 
@@ -63,6 +65,46 @@ import Testing
             #expect(image.hasSamePixels(as: reference), "side \(side)")
         }
         #expect(renderer.workersEnded == 0)
+    }
+
+    /// librsvg and its ~30 libraries are opened by the worker, at its first SVG, never by the
+    /// kiosk itself: `kiosk check-config` of a config with an SVG icon loads the icon, and the
+    /// dynamic loader's log of the kiosk's own process (LD_DEBUG=files; the worker's environment
+    /// does not carry it) lists its libraries but not librsvg.
+    @Test func onlyTheWorkerOpensLibrsvg() throws {
+        let executable = try #require(SVGRenderer.executable)
+        let scratch = ScratchDirectory()
+        let config = scratch.write("kiosk.toml", """
+            [screens.main]
+            style = "arc"
+
+            [[screens.main.items]]
+            label = "Home"
+            icon = "\(Self.good)"
+            action = "back"
+            """)
+        let logs = scratch.path + "/ld"
+        var environment = Spawn.currentEnvironment.filter { !$0.hasPrefix("LD_DEBUG") }
+        environment += ["LD_DEBUG=files", "LD_DEBUG_OUTPUT=\(logs)"]
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        let pid = try Spawn.start(argv: [executable, "check-config", config], environment: environment, input: .null, output: .descriptor(fds[1]))
+        close(fds[1])
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(fds[0], &buffer, buffer.count)
+            if n <= 0 { break }
+            output += buffer[..<n]
+        }
+        close(fds[0])
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, 0)
+        let said = String(decoding: output, as: UTF8.self)
+        #expect((status >> 8) & 0xFF == 0 && said.contains("OK") && !said.contains("cannot be loaded"), "\(said)")
+        let kiosk = try String(contentsOfFile: "\(logs).\(pid)", encoding: .utf8)
+        #expect(kiosk.contains("libc.so"), "the log of the kiosk's own process lists no library at all")
+        #expect(!kiosk.contains("librsvg"), "the kiosk's own process opened librsvg")
     }
 
     /// A worker started ahead of its first request (a config load starts it before the font, to
