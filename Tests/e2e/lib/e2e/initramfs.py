@@ -26,6 +26,19 @@ ICONS = ["/usr/share/icons/*/index.theme", "/usr/share/icons/*/scalable/*.svg", 
 # A broker and its clients for the mqtt scenario (Debian's mosquitto, as a house would run it).
 MQTT_PACKAGES = ["mosquitto", "mosquitto-clients"]
 MQTT_PROGRAMS = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto_sub", "/usr/bin/mosquitto_pub"]
+# Libraries the kiosk opens itself, only when a config needs them (librsvg, cairo and GLib for SVG
+# icons: Sources/CRsvg): `ldd kiosk` does not list them, so the base carries them and theirs.
+OPENED_LIBRARIES = ["librsvg-2.so.2", "libcairo.so.2", "libgobject-2.0.so.0", "libglib-2.0.so.0"]
+
+
+def host_library(soname):
+    """Where this machine's dynamic loader finds soname (ldconfig's cache, this architecture)."""
+    cache = subprocess.run(["ldconfig", "-p"], check=True, text=True, capture_output=True).stdout
+    for line in cache.splitlines():
+        name, _, path = line.strip().partition(" => ")
+        if name.split(" (")[0] == soname and "x86-64" in name:
+            return path
+    raise RuntimeError(f"{soname} is not installed here (scripts/apt-packages.txt: librsvg2-dev)")
 HOST_PACKAGES = ["busybox-static", "udev", "libinput-bin", "libc6", *FONT_PACKAGES, *FONTCONFIG_PACKAGES, *ICON_PACKAGES,
                  *MQTT_PACKAGES]
 # Which of those packages' font files go into the guest (shell patterns on the path); every
@@ -92,6 +105,8 @@ def build_base(out, kern):
     put_tree(root, "/usr/share/libinput")
     for program in MQTT_PROGRAMS:
         put_with_libraries(root, program)
+    for soname in OPENED_LIBRARIES:
+        put_with_libraries(root, host_library(soname))
     put_fonts(root)
     for f in package_files(ICON_PACKAGES):
         if any(fnmatch.fnmatch(str(f), p) for p in ICONS):
