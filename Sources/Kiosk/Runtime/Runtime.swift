@@ -331,7 +331,7 @@ public final class Runtime {
         if count == 1 {
             inputStart.mark("flip")
             Log.info("menu on screen")
-            service.ready(status: "Showing \(app.currentScreen.config.name)")
+            service.ready(status: showingStatus)
             // Input is opened by the pass this asks for, not inside the flip's callback.
             if options.seat != nil { frames.requestPass() }
         }
@@ -406,13 +406,20 @@ public final class Runtime {
         app.activity.note(at: now)
     }
 
+    /// systemd's status line while the menu is up. The image's boot check
+    /// (packaging/image/files-kiosk/usr/libexec/kiosk-image/boot-check) does not bless a boot
+    /// whose line ends with " (the config has errors)": the rescue screen, or a refused config.
+    private var showingStatus: String {
+        "Showing \(app.currentScreen.config.name)" + (app.configValid ? "" : " (the config has errors)")
+    }
+
     private func childrenEnded() {
         let now = options.clock()
         for (effect, pid, result, failed) in children.reap() {
             if case .exec = effect {
                 Log.info("\"\(effect.label)\" \(result); taking the display back")
                 takeDisplayBack(now: now)
-                service.notify("STATUS=Showing \(app.currentScreen.config.name)")
+                service.notify("STATUS=\(showingStatus)")
             } else if failed {
                 Log.error("\"\(effect.label)\" (pid \(pid)) \(result)")
             } else {
@@ -434,7 +441,7 @@ public final class Runtime {
             for p in check.problems { Log.problem(p) }
             Log.error("config not applied (\(reason)); keeping the last good one")
         }
-        service.ready(status: "Showing \(app.currentScreen.config.name)")
+        service.ready(status: showingStatus)
         frames.requestPass()
         // The old screens, fonts and icons are gone.
         FreedMemory.returnToSystem()
