@@ -13,7 +13,8 @@ struct Status: ParsableCommand {
             an init script's:
 
               0  healthy: running, config valid, display connected
-              1  unhealthy: config invalid (last good one shown) or display lost
+              1  unhealthy: config invalid (last good one shown), display lost, or (a disk \
+            image) a newer version failed its tries and the device went back to this one
               3  no status: no file, cut short, not a status, or its writer is gone
 
             """)

@@ -20,10 +20,13 @@ public struct KioskStatus: Equatable, Sendable {
     public var mqtt: MQTTHealth?
     /// How the control API (D-Bus) stands, and why when it is down; nil: not said (an older kiosk).
     public var controlAPI: ControlAPIState?
+    /// A Kiosk disk image's versions and slots; nil on any other machine.
+    public var image: ImageStatus?
 
     public init(pid: Int?, config: ConfigStatus, display: DisplayStatus = DisplayStatus(), menu: MenuStatus = MenuStatus(),
                 lock: LockStatus = LockStatus(), running: String? = nil, values: [ValueHealth] = [], speech: SpeechStatus? = nil,
-                controlAPI: ControlAPIState? = nil, mqtt: MQTTHealth? = nil) {
+                controlAPI: ControlAPIState? = nil, mqtt: MQTTHealth? = nil, image: ImageStatus? = nil) {
+        self.image = image
         self.controlAPI = controlAPI
         self.values = values
         self.speech = speech
@@ -50,6 +53,7 @@ public struct KioskStatus: Equatable, Sendable {
         fields.append(("mqtt", mqtt?.value ?? .null))
         fields.append(("control_api", controlAPI.map { .string($0.word) } ?? .null))
         fields.append(("control_api_problem", controlAPI?.why.map { .string($0) } ?? .null))
+        fields.append(("image", image?.value ?? .null))
         return .object(fields)
     }
 
@@ -96,6 +100,7 @@ public struct KioskStatus: Equatable, Sendable {
             health.connects = try fields.optional("connects", \.intValue) ?? 0
             mqtt = health
         }
+        image = try read.optional("image") { $0 }.map { doc throws(StatusDecodingError) in try ImageStatus(StatusFields(doc, prefix: "image.")) }
     }
 }
 
@@ -335,5 +340,41 @@ extension MQTTHealth {
     fileprivate var value: StatusValue {
         .object([("broker", .string(broker)), ("state", .string(state.rawValue)), ("error", error.map { .string($0) } ?? .null),
                  ("connects", .int(connects))])
+    }
+}
+
+extension ImageStatus {
+    /// `{"version", "slot", "trial", "versions": [{"version", "state", "tries_left", "tries_done", "check"}],
+    /// "rollback": {"from", "reason"}}`.
+    var value: StatusValue {
+        let versions = versions.map { v in
+            StatusValue.object([("version", .string(v.version)), ("state", .string(v.state.rawValue)),
+                                ("tries_left", v.triesLeft.map { .int($0) } ?? .null), ("tries_done", v.triesDone.map { .int($0) } ?? .null),
+                                ("check", v.check.map { .string($0) } ?? .null)])
+        }
+        let rollback = rollback.map { StatusValue.object([("from", .string($0.from)), ("reason", $0.reason.map { .string($0) } ?? .null)]) }
+        return .object([("version", .string(version)), ("slot", slot.map { .string($0) } ?? .null), ("trial", .bool(trial)),
+                        ("versions", .array(versions)), ("rollback", rollback ?? .null)])
+    }
+
+    fileprivate init(_ read: StatusFields) throws(StatusDecodingError) {
+        var versions: [Installed] = []
+        for entry in try read.optional("versions", \.arrayValue) ?? [] {
+            let fields = StatusFields(entry, prefix: "image.versions.")
+            let word = try fields.required("state", \.stringValue)
+            guard let state = Installed.State(rawValue: word) else {
+                throw StatusDecodingError(key: "image.versions.state", reason: "\"\(word)\" is not good, trial or failed")
+            }
+            versions.append(Installed(version: try fields.required("version", \.stringValue), state: state,
+                                      triesLeft: try fields.optional("tries_left", \.intValue), triesDone: try fields.optional("tries_done", \.intValue),
+                                      check: try fields.optional("check", \.stringValue)))
+        }
+        var rollback: Rollback?
+        if let entry = read.doc["rollback"], entry != .null {
+            let fields = StatusFields(entry, prefix: "image.rollback.")
+            rollback = Rollback(from: try fields.required("from", \.stringValue), reason: try fields.optional("reason", \.stringValue))
+        }
+        self.init(version: try read.required("version", \.stringValue), slot: try read.optional("slot", \.stringValue),
+                  trial: try read.optional("trial", \.boolValue) ?? false, versions: versions, rollback: rollback)
     }
 }

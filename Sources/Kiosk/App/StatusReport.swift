@@ -75,6 +75,11 @@ public struct StatusReport: Sendable {
         if status.display.connected == false {
             found.append("the display is disconnected")
         }
+        // The device runs, but an update did not take: someone should know until the next one.
+        if let rollback = status.image?.rollback {
+            found.append("version \(rollback.from) failed every try and the device went back to \(status.image!.version)"
+                         + (rollback.reason.map { " (\($0))" } ?? " (it never reached its boot check)"))
+        }
         (self.status, health, problems) = (status, found.isEmpty ? .healthy : .unhealthy, found)
     }
 
@@ -113,6 +118,13 @@ public struct StatusReport: Sendable {
         let locked = status.lock.lockedScreens, failures = status.lock.pinFailures
         if !locked.isEmpty || failures > 0 {
             row("locked", (locked.isEmpty ? "none" : locked.joined(separator: ", ")) + ", \(failures) wrong PIN\(failures == 1 ? "" : "s")")
+        }
+        if let image = status.image {
+            row("image", image.version + (image.slot.map { ", slot \($0)" } ?? "") + (image.trial ? ", on trial" : ""))
+            for v in image.versions where v.version != image.version {
+                row("installed", "\(v.version): \(v.state.rawValue)" + (v.triesDone.map { ", tried \($0) time\($0 == 1 ? "" : "s")" } ?? "")
+                    + (v.check.map { " (\($0))" } ?? ""))
+            }
         }
         if let api = status.controlAPI { row("control API", api.word + (api.why.map { " (\($0))" } ?? "")) }
         if let m = status.mqtt {

@@ -38,6 +38,8 @@ public struct KioskMetrics: Equatable, Sendable {
     /// The D-Bus control API: how it stands and how often its name was granted (a reconnect
     /// after the bus restarted counts again); nil where the runtime offers none.
     public var controlAPI: ControlAPICounts?
+    /// A Kiosk disk image's versions; nil on any other machine.
+    public var image: ImageStatus?
 
     public struct ControlAPICounts: Equatable, Sendable {
         public var state: ControlAPIState
@@ -114,6 +116,14 @@ public struct KioskMetrics: Equatable, Sendable {
             sample("kiosk_control_api_ready", [("state", api.state.word)], api.state == .ready ? "1" : "0")
             family("kiosk_control_api_connects_total", "counter", "Connections to the bus whose name was granted (again after each reconnect).")
             sample("kiosk_control_api_connects_total", [], String(api.connects))
+        }
+        if let image {
+            family("kiosk_image_info", "gauge", "The disk image's running version and root slot, as labels.")
+            sample("kiosk_image_info", [("version", image.version), ("slot", image.slot ?? "")], "1")
+            family("kiosk_image_trial", "gauge", "1 while this boot is one of a new version's tries, not yet called good.")
+            sample("kiosk_image_trial", [], image.trial ? "1" : "0")
+            family("kiosk_image_rollback", "gauge", "1 when a newer version failed all its tries and the device went back to this one; that version as a label.")
+            sample("kiosk_image_rollback", [("from", image.rollback?.from ?? "")], image.rollback == nil ? "0" : "1")
         }
         family("kiosk_input_devices", "gauge", "Input devices read, by kind (a device counts once for each kind it is).")
         for (kind, n) in inputDevices.sorted(by: { $0.key < $1.key }) { sample("kiosk_input_devices", [("kind", kind)], String(n)) }

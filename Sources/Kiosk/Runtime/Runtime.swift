@@ -50,10 +50,14 @@ public final class Runtime {
         /// PIN hash, and the PIN lockout's state folder); `[mqtt]`'s credentials and key files
         /// are hidden from them too.
         public var hiddenFromChildren: [String]
+        /// Where a Kiosk disk image's versions are read from (tests: a folder shaped like one);
+        /// nil: not read at all.
+        public var imageDisk: ImageDisk?
         public init(exitAfterShownFrames: Int? = nil, seat: String? = nil, runsHandoverActions: Bool = true, statusFile: String? = nil,
                     backlightClassDirectory: String = Backlight.classDirectory, backlightFiles: BacklightFiles = .system,
                     controlBus: ControlBus = .none, clock: @escaping @Sendable () -> Double = MonotonicClock.now,
-                    keptFromChildren: [String] = [], hiddenFromChildren: [String] = []) {
+                    keptFromChildren: [String] = [], hiddenFromChildren: [String] = [], imageDisk: ImageDisk? = ImageDisk()) {
+            self.imageDisk = imageDisk
             self.controlBus = controlBus
             self.keptFromChildren = keptFromChildren
             self.hiddenFromChildren = hiddenFromChildren
@@ -94,6 +98,8 @@ public final class Runtime {
     /// The control API on the system bus (or a test's); nil when the runtime offers none.
     private var dbus: DBusLink?
     private let reports: ReportFiles
+    /// A Kiosk disk image's versions, for the status and the metrics.
+    private let image: ImageWatch
     /// `[mqtt]`: the broker link, discovery, state out and commands in.
     let mqtt: MQTTService
     /// How the `[mqtt]` broker link stands; nil without one.
@@ -133,6 +139,7 @@ public final class Runtime {
         self.service = service
         inputStart = try InputStart(timeline: startup)
         reports = ReportFiles(statusOverride: options.statusFile)
+        image = ImageWatch(disk: options.imageDisk)
         mqtt = MQTTService(loop: loop)
         settings = app.runtimeSettings
         probes = ValueProbes(children: children, values: app.values, loop: loop)
@@ -281,6 +288,7 @@ public final class Runtime {
         if app.values.revision != revision { app.presentValues(now: now) }
         // The status says the new power state at the end of this pass.
         if !children.hasDisplayOwner { power.advance(now: now) }
+        _ = image.advance(now: now)
         // Not while a program has the display, even if the display came back meanwhile (a
         // hotplug while it runs): the output is not handed over in every state.
         if !children.hasDisplayOwner { frames.drawIfDue() }
@@ -290,7 +298,7 @@ public final class Runtime {
         if let since = screenshotPutOffAt, now - since > Self.screenshotIconWait { screenshot() }
         let screenshotDue = screenshotPutOffAt.map { $0 + Self.screenshotIconWait + 0.01 }
         let dues = [app.nextDeadline, reports.nextWrite, power.nextDeadline, probes.nextDeadline(panelOff: valuesPaused), dbus?.nextDeadline,
-                    screenshotDue]
+                    screenshotDue, image.nextDeadline]
         if let due = dues.compactMap({ $0 }).min() {
             deadlineTimer.arm(after: due - now)
         } else {
@@ -481,6 +489,7 @@ public final class Runtime {
         m.displayWakes = power.wakes
         m.speech = speech.status.map { .init(ready: $0.health.state == "ready", spoken: $0.health.spoken, cut: $0.health.cut) }
         m.values = Dictionary(uniqueKeysWithValues: app.values.health(now: options.clock()).map { ($0.id, $0.state) })
+        m.image = image.status
         m.controlAPI = dbus.map { KioskMetrics.ControlAPICounts(state: $0.state, connects: $0.connects) }
         m.mqtt = mqtt.health.map { health in
             var h = health
@@ -500,7 +509,7 @@ public final class Runtime {
             menu: app.menuStatus, lock: app.lockStatus,
             running: children.displayOwner?.effect.label,
             values: app.values.health(now: options.clock()), speech: speech.status,
-            controlAPI: controlAPI, mqtt: mqtt.health))
+            controlAPI: controlAPI, mqtt: mqtt.health, image: image.status))
     }
 
     // MARK: Control API

@@ -1,0 +1,162 @@
+import Glibc
+import KioskSystem
+
+/// The files a Kiosk disk image device tells its versions by, all readable by the kiosk's
+/// unprivileged user: nothing here needs root, and nothing here writes.
+public struct ImageDisk: Sendable {
+    /// os-release: `IMAGE_ID=kiosk` marks the image, `IMAGE_VERSION` the running version.
+    public var osRelease: String
+    /// The boot partition's unified kernel images, one per version (`kiosk_VERSION[+LEFT[-DONE]].efi`).
+    public var bootImages: String
+    /// One file per version: its last boot check's line (the image's `boot-check` writes them).
+    public var bootChecks: String
+    /// The kernel command line, whose `root=PARTLABEL=kiosk_VERSION` names the running slot.
+    public var kernelCommandLine: String
+    public var partitionLabels: String
+
+    public init(osRelease: String = "/etc/os-release", bootImages: String = "/boot/efi/EFI/Linux",
+                bootChecks: String = "/var/lib/kiosk-image/boot-check", kernelCommandLine: String = "/proc/cmdline",
+                partitionLabels: String = "/dev/disk/by-partlabel") {
+        self.osRelease = osRelease
+        self.bootImages = bootImages
+        self.bootChecks = bootChecks
+        self.kernelCommandLine = kernelCommandLine
+        self.partitionLabels = partitionLabels
+    }
+
+    /// The image's layout (packaging/image/build): partition 2 is slot A, 3 is slot B.
+    static let slots = [2: "a", 3: "b"]
+
+    /// The device's image state now; nil when this is not a Kiosk image.
+    public func read() -> ImageStatus? {
+        guard let release = Self.text(osRelease, limit: 16 << 10) else { return nil }
+        let fields = Self.osReleaseFields(release)
+        guard fields["IMAGE_ID"] == "kiosk", let running = fields["IMAGE_VERSION"], !running.isEmpty else { return nil }
+        let entries = ((try? Directory.names(in: bootImages)) ?? []).compactMap(BootImageName.init)
+        var versions = entries.map { entry in
+            ImageStatus.Installed(version: entry.version, state: entry.state, triesLeft: entry.triesLeft, triesDone: entry.triesDone,
+                                  check: check(of: entry.version))
+        }
+        versions.sort { ImageVersion.isNewer($0.version, than: $1.version) }
+        let trial = entries.first { $0.version == running }.map { $0.triesLeft != nil } ?? false
+        let rollback = versions.first { $0.state == .failed && ImageVersion.isNewer($0.version, than: running) }
+            .map { ImageStatus.Rollback(from: $0.version, reason: $0.check) }
+        return ImageStatus(version: running, slot: slot(), trial: trial, versions: versions, rollback: rollback)
+    }
+
+    /// KEY=VALUE lines, values unquoted ("..." or '...'); comments and other lines skipped.
+    static func osReleaseFields(_ text: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            guard !line.hasPrefix("#"), let eq = line.firstIndex(of: "=") else { continue }
+            var value = line[line.index(after: eq)...]
+            if value.count >= 2, let q = value.first, q == "\"" || q == "'", value.last == q {
+                value = value.dropFirst().dropLast()
+            }
+            fields[String(line[..<eq])] = String(value)
+        }
+        return fields
+    }
+
+    private func check(of version: String) -> String? {
+        guard BootImageName.isVersion(version),
+              let text = Self.text(bootChecks + "/" + version, limit: 512) else { return nil }
+        let line = text.split(separator: "\n").first.map(String.init) ?? ""
+        return line.isEmpty ? nil : line
+    }
+
+    /// The running root's slot: the partition the command line's `root=PARTLABEL=` names.
+    private func slot() -> String? {
+        guard let cmdline = Self.text(kernelCommandLine, limit: 4096) else { return nil }
+        let prefix = "root=PARTLABEL="
+        guard let arg = cmdline.split(whereSeparator: { $0 == " " || $0 == "\n" }).first(where: { $0.hasPrefix(prefix) }) else { return nil }
+        let label = arg.dropFirst(prefix.count)
+        guard !label.contains("/"), !label.isEmpty else { return nil }
+        var target = [CChar](repeating: 0, count: 256)
+        let n = readlink(partitionLabels + "/" + label, &target, target.count - 1)
+        guard n > 0 else { return nil }
+        let device = String(decoding: target[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let number = device.reversed().prefix { $0.isASCII && $0.isNumber }
+        return Int(String(number.reversed())).flatMap { Self.slots[$0] }
+    }
+
+    /// A small file's text, nil when it cannot be read.
+    static func text(_ path: String, limit: Int) -> String? {
+        guard let file = try? OwnedDescriptor.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK),
+              let bytes = try? file.readUpTo(limit) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// `kiosk_VERSION.efi`, or with systemd-boot's counters `kiosk_VERSION+LEFT[-DONE].efi`.
+struct BootImageName: Equatable {
+    var version: String
+    var triesLeft: Int?
+    var triesDone: Int?
+
+    init?(_ name: String) {
+        guard name.hasPrefix("kiosk_"), name.hasSuffix(".efi") else { return nil }
+        let stem = name.dropFirst("kiosk_".count).dropLast(".efi".count)
+        if let plus = stem.lastIndex(of: "+") {
+            let counters = stem[stem.index(after: plus)...].split(separator: "-", omittingEmptySubsequences: false)
+            guard counters.count <= 2, let left = Int(counters[0]), left >= 0 else { return nil }
+            let done = counters.count == 2 ? Int(counters[1]) : 0
+            guard let done, done >= 0 else { return nil }
+            version = String(stem[..<plus])
+            triesLeft = left
+            triesDone = done
+        } else {
+            version = String(stem)
+        }
+        guard Self.isVersion(version) else { return nil }
+    }
+
+    /// What `packaging/image/build --version` takes: no path, no counter separator.
+    static func isVersion(_ s: String) -> Bool {
+        guard let first = s.utf8.first, s.utf8.count <= 30 else { return false }
+        let alnum = { (c: UInt8) in (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) }
+        return alnum(first) && s.utf8.allSatisfy { alnum($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
+    }
+
+    var state: ImageStatus.Installed.State {
+        guard let triesLeft else { return .good }
+        return triesLeft == 0 ? .failed : .trial
+    }
+}
+
+/// Version order as systemd-boot sorts its entries: runs of digits compare as numbers, other
+/// runs as text ("10.0" after "9.1", "2.0" after "2.0-rc1" is not promised: avoid such names).
+enum ImageVersion {
+    /// True when `a` sorts after `b`.
+    static func isNewer(_ a: String, than b: String) -> Bool {
+        let x = runs(a), y = runs(b)
+        for (l, r) in zip(x, y) where l != r {
+            if l.first?.isNumber == true, r.first?.isNumber == true {
+                // As numbers, whatever their length: leading zeros dropped, then the longer is larger.
+                let ln = l.drop { $0 == "0" }, rn = r.drop { $0 == "0" }
+                if ln.count != rn.count { return ln.count > rn.count }
+                if ln != rn { return ln > rn }
+                continue
+            }
+            return l > r
+        }
+        return x.count > y.count
+    }
+
+    private static func runs(_ s: String) -> [String] {
+        var out: [String] = []
+        var current = ""
+        var digits = false
+        for c in s {
+            let d = c.isASCII && c.isNumber
+            if !current.isEmpty, d != digits {
+                out.append(current)
+                current = ""
+            }
+            digits = d
+            current.append(c)
+        }
+        if !current.isEmpty { out.append(current) }
+        return out
+    }
+}
