@@ -138,6 +138,14 @@ struct ConfigDecoder {
         var c = ControlConfig()
         if let v = t.bool("dbus") { c.dbus = v }
         if let v = t.bool("notify_wakes") { c.notifyWakes = v }
+        if let v = t.string("update_source") {
+            if v.hasPrefix("/"), v.utf8.count <= 1024, !v.contains(where: { $0.isNewline }) {
+                c.updateSource = v
+            } else {
+                t.fail("update_source", "expected a folder's absolute path (\"/media/usb/kiosk-update\"), one line, at most 1024 bytes")
+            }
+        }
+        if let v = t.bool("update_reboot") { c.updateReboot = v }
         t.finish()
         return c
     }

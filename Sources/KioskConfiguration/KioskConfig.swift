@@ -119,10 +119,18 @@ public struct ControlConfig: Sendable, Equatable {
     /// A notification lights a blanked or dimmed panel; false: it waits on the dark panel and
     /// is seen if someone wakes it before it ends.
     public var notifyWakes: Bool
+    /// A disk image device: the folder updates are offered in (a USB stick's, a synced folder);
+    /// the version there is the one Home Assistant offers, and an install without a folder
+    /// named (MQTT's, `kiosk ctl update` is always given one) takes it. Nil: none offered.
+    public var updateSource: String?
+    /// Restart into an update once it is installed when the request does not say (MQTT's install).
+    public var updateReboot: Bool
 
-    public init(dbus: Bool = true, notifyWakes: Bool = false) {
+    public init(dbus: Bool = true, notifyWakes: Bool = false, updateSource: String? = nil, updateReboot: Bool = true) {
         self.dbus = dbus
         self.notifyWakes = notifyWakes
+        self.updateSource = updateSource
+        self.updateReboot = updateReboot
     }
 }
 

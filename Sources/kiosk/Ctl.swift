@@ -14,7 +14,7 @@ struct Ctl: ParsableCommand {
             (unknown screen or id, locked, bad argument), 64 usage, 3 not running, 4 permission denied \
             or no bus.
             """,
-        subcommands: [Show.self, Notify.self, SetValue.self, Toggle.self, Press.self, Home.self, State.self])
+        subcommands: [Show.self, Notify.self, SetValue.self, Toggle.self, Press.self, Home.self, State.self, Update.self])
 
     struct Bus: ParsableArguments {
         @Option(help: ArgumentHelp("Bus address instead of the system bus (unix:path=...).", valueName: "address"))
@@ -86,6 +86,67 @@ struct Ctl: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Go back to the home screen.")
         @OptionGroup var bus: Bus
         func run() throws { _ = try Ctl.send(.goHome, bus: bus.bus) }
+    }
+
+    struct Update: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Install a disk image update from a folder, or say how the image and its update stand.",
+            discussion: """
+                On a device made from the Kiosk disk image. SOURCE is a folder holding an update as \
+                packaging/image/build leaves it (kiosk_VERSION.root.erofs, kiosk_VERSION.efi, SHA256SUMS, \
+                SHA256SUMS.sig): a USB stick's, or one copied to the device. The kiosk hands the request \
+                to root's kiosk-update.service, which installs only what the image's key signed. The \
+                new version starts at the next boot, on trial: three tries, or the running one comes \
+                back. Refused while the panel is in use (input in the last \(Int(ImageUpdateRequests.idleBeforeUpdate)) s, \
+                or a program it started has the display) unless --force. Without SOURCE: the image's \
+                version, slot and update.
+                """)
+        @Argument(help: ArgumentHelp("The update's folder (absolute path).", valueName: "source")) var source: String?
+        @Flag(help: "Restart into the new version once it is installed.") var reboot = false
+        @Flag(help: "Even while the panel is in use.") var force = false
+        @Flag(help: "Wait until the update is installed or refused, printing its steps; exit 1 if it was not installed.")
+        var wait = false
+        @OptionGroup var bus: Bus
+
+        func validate() throws {
+            if let source, !source.hasPrefix("/") { throw ValidationError("the source must be an absolute path, got '\(source)'") }
+            if source == nil, reboot || force || wait { throw ValidationError("--reboot, --force and --wait go with a SOURCE") }
+        }
+
+        func run() throws {
+            guard let source else {
+                guard case .image(let image) = try Ctl.send(.image, bus: bus.bus) else { return }
+                print(Self.describe(image))
+                return
+            }
+            _ = try Ctl.send(.update(source: source, reboot: reboot, force: force), bus: bus.bus)
+            guard wait else {
+                print("update from \(source) asked for; `kiosk ctl update` without a folder says how it goes")
+                return
+            }
+            var said = ""
+            for _ in 0..<(30 * 60) {
+                sleep(1)
+                guard case .image(let image) = try Ctl.send(.image, bus: bus.bus), let update = image.update else { continue }
+                let line = update.state.rawValue + (update.message.map { ": \($0)" } ?? "")
+                if line != said {
+                    print(line)
+                    said = line
+                }
+                guard !update.isRunning else { continue }
+                if update.state == .refused || update.state == .failed { throw ExitCode(1) }
+                return
+            }
+            print("still not done after 30 minutes")
+            throw ExitCode(1)
+        }
+
+        static func describe(_ image: ImageStatus) -> String {
+            var lines = ["image: \(image.version)" + (image.slot.map { ", slot \($0)" } ?? "") + (image.trial ? ", on trial" : "")]
+            if let r = image.rollback { lines.append("rolled back from \(r.from)" + (r.reason.map { ": \($0)" } ?? "")) }
+            if let u = image.update { lines.append("update: \(u.state.rawValue)" + (u.message.map { ": \($0)" } ?? "")) }
+            return lines.joined(separator: "\n")
+        }
     }
 
     struct State: ParsableCommand {

@@ -125,14 +125,15 @@ import Testing
         let runtime: Runtime
         let output: HeadlessOutput
 
-        init(bus: String, toml: String = DBusControlTests.toml) throws {
+        init(bus: String, toml: String = DBusControlTests.toml, imageDisk: ImageDisk? = nil) throws {
             let check = ConfigReader(path: scratch.write("kiosk.toml", toml), displayName: "kiosk.toml",
                                      searchPath: "/usr/bin:/bin").check()
             let config = try #require(check.config)
             app = try KioskApp(config: config, width: 320, height: 240, now: MonotonicClock.now())
             output = try HeadlessOutput(panelWidth: 320, panelHeight: 240, rotation: .none)
             runtime = try Runtime(app: app, output: output, signals: try SignalSource(Runtime.handledSignals), config: nil,
-                                  options: Runtime.Options(statusFile: scratch.path + "/status.json", controlBus: .address(bus)),
+                                  options: Runtime.Options(statusFile: scratch.path + "/status.json", controlBus: .address(bus),
+                                                           imageDisk: imageDisk),
                                   startup: StartupTimeline())
             try runtime.start()
         }

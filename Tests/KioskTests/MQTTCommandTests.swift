@@ -33,7 +33,7 @@ import Testing
         #expect(error("cmd/notify", Array(#"{"text": "x", "level": "loud"}"#.utf8)) == #""level" must be one of "info", "warning", "error""#)
         #expect(error("cmd/notify", Array(#"{"text": "x", "seconds": "10"}"#.utf8)) == #""seconds" must be a number"#)
         #expect(error("cmd/toggle/lights", Array("maybe".utf8)) == #"expected ON or OFF, got "maybe""#)
-        #expect(error("cmd/reboot", []) == #"no command on topic "house/hall/cmd/reboot" (screen, home, notify, value/ID, toggle/ID, press/ID)"#)
+        #expect(error("cmd/reboot", []) == #"no command on topic "house/hall/cmd/reboot" (screen, home, notify, value/ID, toggle/ID, press/ID, update)"#)
         #expect(error("cmd/value", Array("1".utf8))?.hasPrefix("no command on topic") == true)
         #expect(error("cmd/screen", [UInt8](repeating: 0x41, count: 20_000)) == "20000 bytes; at most 16384")
     }

@@ -345,7 +345,7 @@ extension MQTTHealth {
 
 extension ImageStatus {
     /// `{"version", "slot", "trial", "versions": [{"version", "state", "tries_left", "tries_done", "check"}],
-    /// "rollback": {"from", "reason"}}`.
+    /// "rollback": {"from", "reason"}, "update": {"state", "version", "source", "message"}}`.
     var value: StatusValue {
         let versions = versions.map { v in
             StatusValue.object([("version", .string(v.version)), ("state", .string(v.state.rawValue)),
@@ -353,8 +353,13 @@ extension ImageStatus {
                                 ("check", v.check.map { .string($0) } ?? .null)])
         }
         let rollback = rollback.map { StatusValue.object([("from", .string($0.from)), ("reason", $0.reason.map { .string($0) } ?? .null)]) }
+        let update = update.map { u in
+            StatusValue.object([("state", .string(u.state.rawValue)), ("version", u.version.map { .string($0) } ?? .null),
+                                ("source", u.source.map { .string($0) } ?? .null), ("message", u.message.map { .string($0) } ?? .null)])
+        }
         return .object([("version", .string(version)), ("slot", slot.map { .string($0) } ?? .null), ("trial", .bool(trial)),
-                        ("versions", .array(versions)), ("rollback", rollback ?? .null)])
+                        ("versions", .array(versions)), ("rollback", rollback ?? .null), ("update", update ?? .null),
+                        ("offered", offered.map { .string($0) } ?? .null)])
     }
 
     fileprivate init(_ read: StatusFields) throws(StatusDecodingError) {
@@ -374,7 +379,18 @@ extension ImageStatus {
             let fields = StatusFields(entry, prefix: "image.rollback.")
             rollback = Rollback(from: try fields.required("from", \.stringValue), reason: try fields.optional("reason", \.stringValue))
         }
+        var update: Update?
+        if let entry = read.doc["update"], entry != .null {
+            let fields = StatusFields(entry, prefix: "image.update.")
+            let word = try fields.required("state", \.stringValue)
+            guard let state = Update.State(rawValue: word) else {
+                throw StatusDecodingError(key: "image.update.state", reason: "\"\(word)\" is not a step of an update")
+            }
+            update = Update(state: state, version: try fields.optional("version", \.stringValue),
+                            source: try fields.optional("source", \.stringValue), message: try fields.optional("message", \.stringValue))
+        }
         self.init(version: try read.required("version", \.stringValue), slot: try read.optional("slot", \.stringValue),
-                  trial: try read.optional("trial", \.boolValue) ?? false, versions: versions, rollback: rollback)
+                  trial: try read.optional("trial", \.boolValue) ?? false, versions: versions, rollback: rollback, update: update,
+                  offered: try read.optional("offered", \.stringValue))
     }
 }

@@ -125,6 +125,7 @@ public struct StatusReport: Sendable {
                 row("installed", "\(v.version): \(v.state.rawValue)" + (v.triesDone.map { ", tried \($0) time\($0 == 1 ? "" : "s")" } ?? "")
                     + (v.check.map { " (\($0))" } ?? ""))
             }
+            if let u = image.update { row("update", u.state.rawValue + (u.message.map { ": \($0)" } ?? "")) }
         }
         if let api = status.controlAPI { row("control API", api.word + (api.why.map { " (\($0))" } ?? "")) }
         if let m = status.mqtt {

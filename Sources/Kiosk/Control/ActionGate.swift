@@ -17,6 +17,7 @@ struct ActionGate {
     let reach: LockedReach
     /// Each item and screen title with an id, and the screen it is on.
     private let byID: [String: (item: MenuItem?, screen: String)]
+    private let updateSource: String?
 
     /// `isLocked`: whether a screen with a PIN is closed now.
     init(config: KioskConfig, isLocked: (ScreenConfig) -> Bool) {
@@ -27,6 +28,7 @@ struct ActionGate {
             for item in screen.items { if let id = item.id, byID[id] == nil { byID[id] = (item, screen.name) } }
         }
         self.byID = byID
+        updateSource = config.control.updateSource
     }
 
     /// Refuses `request` from `caller`, or returns; an unknown id is left to the owner of what the
@@ -40,7 +42,10 @@ struct ActionGate {
         case .press(let id):
             try checkItem(id, from: caller)
             if let item = byID[id]?.item, case .screen(let target) = item.action { try checkShow(target) }
-        case .notify, .goHome, .state:
+        case .update(let source, _, let force):
+            // The broker installs only what the config offers, and never under someone's hand.
+            if caller == .broker, source != nil || force || updateSource == nil { throw .notOffered }
+        case .notify, .goHome, .state, .image:
             break
         }
     }

@@ -35,11 +35,18 @@ public final class ControlClient {
                 try call.append(id)
                 try call.append(on)
             case .press(let id): try call.append(id)
-            case .goHome, .state: break
+            case .update(let source, let reboot, let force):
+                try call.append(source ?? "")
+                try call.append(reboot ?? false)
+                try call.append(force)
+            case .goHome, .state, .image: break
             }
             let reply = try connection.call(call, timeout: timeout)
-            guard case .state = request else { return .done }
-            return .state(try Self.readState(reply))
+            switch request {
+            case .state: return .state(try Self.readState(reply))
+            case .image: return .image(try Self.readImage(reply))
+            default: return .done
+            }
         } catch {
             throw ControlClientError(error)
         }
@@ -54,7 +61,22 @@ public final class ControlClient {
         case .press: "Press"
         case .goHome: "GoHome"
         case .state: "GetState"
+        case .update: "Update"
+        case .image: "GetImage"
         }
+    }
+
+    /// `GetImage`'s answer; the installed versions are the status file's to list (`kiosk status`).
+    static func readImage(_ r: BusMessage) throws(BusError) -> ImageStatus {
+        let version = try r.readString(), slot = try r.readString(), trial = try r.readBool()
+        let state = try r.readString(), updateVersion = try r.readString(), message = try r.readString()
+        let from = try r.readString(), reason = try r.readString()
+        let nonEmpty = { (s: String) in s.isEmpty ? nil : s }
+        return ImageStatus(version: version, slot: nonEmpty(slot), trial: trial, versions: [],
+                           rollback: from.isEmpty ? nil : .init(from: from, reason: nonEmpty(reason)),
+                           update: ImageStatus.Update.State(rawValue: state).map {
+                               ImageStatus.Update(state: $0, version: nonEmpty(updateVersion), message: nonEmpty(message))
+                           })
     }
 
     static func readState(_ r: BusMessage) throws(BusError) -> ControlState {

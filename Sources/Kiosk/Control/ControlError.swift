@@ -15,6 +15,16 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
     case badArgument(String)
     /// A value read from a command or a file: a set would last only until its next reading.
     case readFromSource(String, source: String)
+    /// An update asked of a machine not made from the Kiosk disk image.
+    case notAnImage
+    /// Someone is using the panel (the words say how): an update waits unless forced.
+    case inUse(String)
+    /// An update is asked for or under way, or this boot is a new version's trial.
+    case updateRunning(String)
+    /// The request could not be handed to root.
+    case requestFailed(String)
+    /// An update from the broker the config does not offer (`[control] update_source`).
+    case notOffered
 
     public var name: String {
         switch self {
@@ -25,6 +35,11 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notPublished: "NotPublished"
         case .badArgument: "BadArgument"
         case .readFromSource: "ReadFromSource"
+        case .notAnImage: "NotAnImage"
+        case .inUse: "InUse"
+        case .updateRunning: "UpdateRunning"
+        case .requestFailed: "Failed"
+        case .notOffered: "NotOffered"
         }
     }
 
@@ -44,6 +59,11 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badArgument(let why): why
         case .readFromSource(let id, let source):
             "\"\(id)\" is read from \(source): a value set from outside would last only until its next reading; only a value with api = true is set through the control API"
+        case .notAnImage: "this machine is not a Kiosk disk image: update the kiosk with its package (apt, dpkg)"
+        case .inUse(let why): "the panel is in use (\(why)): ask again later, or force it"
+        case .updateRunning(let why): why
+        case .requestFailed(let why): why
+        case .notOffered: "updates from the broker install only the folder the config offers ([control] update_source), never forced"
         }
     }
 }

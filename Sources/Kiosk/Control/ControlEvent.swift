@@ -10,4 +10,6 @@ public enum ControlEvent: Equatable, Sendable {
     /// A press on an `api = true` toggle without commands: the kiosk asks whoever sets it to
     /// switch it `on` (or off); it shows the switch running until the state is set.
     case toggleRequested(id: String, on: Bool)
+    /// A disk image update moved on a step (requested, checking, installing, ... installed).
+    case updateChanged(ImageStatus.Update)
 }

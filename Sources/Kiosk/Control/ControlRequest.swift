@@ -19,6 +19,12 @@ public enum ControlRequest: Equatable, Sendable {
     case goHome
     /// What is shown now (`ControlReply.state`).
     case state
+    /// Install the disk image update in the folder `source` (a device made from the Kiosk image;
+    /// nil: `[control] update_source`); `reboot`: restart into it once installed (nil:
+    /// `[control] update_reboot`); `force`: even while the panel is in use.
+    case update(source: String?, reboot: Bool?, force: Bool)
+    /// The disk image's versions and update (`ControlReply.image`).
+    case image
 }
 
 /// How much a notification matters; drawn as a word before the text (never colour alone).
@@ -39,4 +45,5 @@ public enum NotifyLevel: String, CaseIterable, Sendable {
 public enum ControlReply: Equatable, Sendable {
     case done
     case state(ControlState)
+    case image(ImageStatus)
 }

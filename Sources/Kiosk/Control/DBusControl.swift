@@ -129,6 +129,8 @@ final class DBusControl {
             return reply(to: m) { _ throws(BusError) in }
         case .success(.state(let s)):
             return reply(to: m) { r throws(BusError) in try Self.append(s, to: r) }
+        case .success(.image(let image)):
+            return reply(to: m) { r throws(BusError) in try Self.append(image, to: r) }
         case .failure(let error):
             throw BusMethodError(name: DBusNames.errorPrefix + error.name, message: error.description)
         }
@@ -179,6 +181,14 @@ final class DBusControl {
         case "GetState":
             try expect("", "no arguments")
             return .state
+        case "Update":
+            try expect("sbb", "source, reboot, force")
+            // An empty source: the config's `update_source`.
+            let source = try string("source")
+            return .update(source: source.isEmpty ? nil : source, reboot: try m.readBool(), force: try m.readBool())
+        case "GetImage":
+            try expect("", "no arguments")
+            return .image
         default:
             return nil
         }
@@ -200,6 +210,19 @@ final class DBusControl {
             try r.close()
         }
         try r.close()
+    }
+
+    /// `GetImage`'s answer: (version, slot, trial, update state, update version, update message,
+    /// rollback from, rollback reason); "" where there is none.
+    static func append(_ i: ImageStatus, to r: BusMessage) throws(BusError) {
+        try r.append(i.version)
+        try r.append(i.slot ?? "")
+        try r.append(i.trial)
+        try r.append(i.update?.state.rawValue ?? "")
+        try r.append(i.update?.version ?? "")
+        try r.append(i.update?.message ?? "")
+        try r.append(i.rollback?.from ?? "")
+        try r.append(i.rollback?.reason ?? "")
     }
 
     /// Sends a reply built by `fill`; a reply that cannot be built or queued is logged (the caller times out).
@@ -238,6 +261,12 @@ final class DBusControl {
                 let s = try connection.signal(path: DBusNames.path, interface: DBusNames.interface, member: "ToggleRequested")
                 try s.append(id)
                 try s.append(on)
+                try connection.send(s)
+            case .updateChanged(let update):
+                let s = try connection.signal(path: DBusNames.path, interface: DBusNames.interface, member: "UpdateChanged")
+                try s.append(update.state.rawValue)
+                try s.append(update.version ?? "")
+                try s.append(update.message ?? "")
                 try connection.send(s)
             }
             try watchForOutput()

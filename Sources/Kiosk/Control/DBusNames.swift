@@ -38,10 +38,26 @@ public enum DBusNames {
            <arg name="generation" type="u" direction="out"/>
            <arg name="values" type="a(sssb)" direction="out"/>
           </method>
+          <method name="Update">
+           <arg name="source" type="s" direction="in"/>
+           <arg name="reboot" type="b" direction="in"/>
+           <arg name="force" type="b" direction="in"/>
+          </method>
+          <method name="GetImage">
+           <arg name="version" type="s" direction="out"/>
+           <arg name="slot" type="s" direction="out"/>
+           <arg name="trial" type="b" direction="out"/>
+           <arg name="update_state" type="s" direction="out"/>
+           <arg name="update_version" type="s" direction="out"/>
+           <arg name="update_message" type="s" direction="out"/>
+           <arg name="rollback_from" type="s" direction="out"/>
+           <arg name="rollback_reason" type="s" direction="out"/>
+          </method>
           <signal name="ScreenChanged"><arg name="screen" type="s"/></signal>
           <signal name="SelectionChanged"><arg name="index" type="i"/><arg name="label" type="s"/></signal>
           <signal name="ItemActivated"><arg name="id" type="s"/><arg name="label" type="s"/></signal>
           <signal name="ToggleRequested"><arg name="id" type="s"/><arg name="on" type="b"/></signal>
+          <signal name="UpdateChanged"><arg name="state" type="s"/><arg name="version" type="s"/><arg name="message" type="s"/></signal>
          </interface>
         </node>
 

@@ -29,6 +29,8 @@ public final class KioskControl {
     private var gate: (generation: Int, locked: [String], gate: ActionGate)?
     /// Something a request changed must reach the screen: the runtime asks for a pass.
     var changed: (() -> Void)?
+    /// A disk image's updates (nil: the runtime reads none; requests are refused as not an image).
+    var updates: ImageUpdateRequests?
     /// Brings what moves by itself with time (a relock after `relock_after`, the return home, a
     /// banner's end) up to the request's moment before the request is gated or carried out: the
     /// runtime runs its pass's first step here (`Runtime.settle`). So a request is taken as part
@@ -134,6 +136,16 @@ public final class KioskControl {
             }
         case .state:
             return .state(state(now: now))
+        case .update(let source, let reboot, let force):
+            guard let updates else { throw .notAnImage }
+            let control = app.config.control
+            guard let folder = source ?? control.updateSource else {
+                throw .badArgument("no folder given, and the config offers none ([control] update_source)")
+            }
+            try updates.request(source: folder, reboot: reboot ?? control.updateReboot, force: force, idleFor: now - app.activity.lastInput)
+        case .image:
+            guard let image = updates?.status else { throw .notAnImage }
+            return .image(image)
         }
         return .done
     }
@@ -152,7 +164,11 @@ public final class KioskControl {
             guard text.utf8.count <= maximumNotifyBytes else {
                 throw .badArgument("the notification text has \(text.utf8.count) bytes; at most \(maximumNotifyBytes)")
             }
-        case .goHome, .state: break
+        case .update(let source?, _, _):
+            guard source.utf8.count <= ImageUpdateRequests.maximumSourceBytes else {
+                throw .badArgument("the source has \(source.utf8.count) bytes; at most \(ImageUpdateRequests.maximumSourceBytes)")
+            }
+        case .goHome, .state, .image, .update(nil, _, _): break
         }
     }
 

@@ -13,10 +13,17 @@ public struct ImageDisk: Sendable {
     /// The kernel command line, whose `root=PARTLABEL=kiosk_VERSION` names the running slot.
     public var kernelCommandLine: String
     public var partitionLabels: String
+    /// The update's steps (`state=`, `version=`, `source=`, `message=` lines), written by root.
+    public var updateState: String
+    /// Where the kiosk asks root for an update (kiosk-update.path watches it): its own runtime folder.
+    public var updateRequest: String
 
     public init(osRelease: String = "/etc/os-release", bootImages: String = "/boot/efi/EFI/Linux",
                 bootChecks: String = "/var/lib/kiosk-image/boot-check", kernelCommandLine: String = "/proc/cmdline",
-                partitionLabels: String = "/dev/disk/by-partlabel") {
+                partitionLabels: String = "/dev/disk/by-partlabel", updateState: String = "/run/kiosk-image/update-state",
+                updateRequest: String = "/run/kiosk/update-request") {
+        self.updateState = updateState
+        self.updateRequest = updateRequest
         self.osRelease = osRelease
         self.bootImages = bootImages
         self.bootChecks = bootChecks
@@ -27,8 +34,9 @@ public struct ImageDisk: Sendable {
     /// The image's layout (packaging/image/build): partition 2 is slot A, 3 is slot B.
     static let slots = [2: "a", 3: "b"]
 
-    /// The device's image state now; nil when this is not a Kiosk image.
-    public func read() -> ImageStatus? {
+    /// The device's image state now, with the newest version the folder `offer` holds; nil when
+    /// this is not a Kiosk image.
+    public func read(offer: String? = nil) -> ImageStatus? {
         guard let release = Self.text(osRelease, limit: 16 << 10) else { return nil }
         let fields = Self.osReleaseFields(release)
         guard fields["IMAGE_ID"] == "kiosk", let running = fields["IMAGE_VERSION"], !running.isEmpty else { return nil }
@@ -41,7 +49,31 @@ public struct ImageDisk: Sendable {
         let trial = entries.first { $0.version == running }.map { $0.triesLeft != nil } ?? false
         let rollback = versions.first { $0.state == .failed && ImageVersion.isNewer($0.version, than: running) }
             .map { ImageStatus.Rollback(from: $0.version, reason: $0.check) }
-        return ImageStatus(version: running, slot: slot(), trial: trial, versions: versions, rollback: rollback)
+        return ImageStatus(version: running, slot: slot(), trial: trial, versions: versions, rollback: rollback, update: update(),
+                           offered: offer.flatMap(Self.offeredVersion))
+    }
+
+    /// The newest version whose kernel image the folder's SHA256SUMS lists (`HASH  kiosk_V.efi`).
+    static func offeredVersion(in folder: String) -> String? {
+        guard let sums = text(folder + "/SHA256SUMS", limit: 64 << 10) else { return nil }
+        var newest: String?
+        for line in sums.split(separator: "\n") {
+            guard let name = line.split(separator: " ").last.map({ $0.hasPrefix("*") ? $0.dropFirst() : $0 }),
+                  let entry = BootImageName(String(name)), entry.triesLeft == nil else { continue }
+            if newest.map({ ImageVersion.isNewer(entry.version, than: $0) }) ?? true { newest = entry.version }
+        }
+        return newest
+    }
+
+    /// The last step root wrote; `requested` while a request waits for root to take it.
+    private func update() -> ImageStatus.Update? {
+        if access(updateRequest, F_OK) == 0 { return ImageStatus.Update(state: .requested) }
+        guard let text = Self.text(updateState, limit: 8192) else { return nil }
+        let fields = Self.osReleaseFields(text)
+        guard let state = fields["state"].flatMap(ImageStatus.Update.State.init(rawValue:)) else { return nil }
+        let nonEmpty = { (s: String?) in s.flatMap { $0.isEmpty ? nil : $0 } }
+        return ImageStatus.Update(state: state, version: nonEmpty(fields["version"]), source: nonEmpty(fields["source"]),
+                                  message: nonEmpty(fields["message"]))
     }
 
     /// KEY=VALUE lines, values unquoted ("..." or '...'); comments and other lines skipped.

@@ -42,6 +42,43 @@ public struct ImageStatus: Equatable, Sendable {
         }
     }
 
+    /// An update asked for or run on this boot (the image's `update` writes each step).
+    public struct Update: Equatable, Sendable {
+        public enum State: String, Sendable {
+            /// Asked for; root's kiosk-update.service has not begun.
+            case requested
+            case checking, installing, verifying
+            /// Written: it starts at the next boot (on trial).
+            case installed
+            /// Nothing newer than what is installed.
+            case current
+            /// Not installed, nothing written: bad signature, a file that does not match, too large...
+            case refused
+            /// Writing or reading back failed: the version cannot boot.
+            case failed
+        }
+
+        public var state: State
+        public var version: String?
+        public var source: String?
+        public var message: String?
+
+        public init(state: State, version: String? = nil, source: String? = nil, message: String? = nil) {
+            self.state = state
+            self.version = version
+            self.source = source
+            self.message = message
+        }
+
+        /// Asked for or under way: another request is refused meanwhile.
+        public var isRunning: Bool {
+            switch state {
+            case .requested, .checking, .installing, .verifying: true
+            case .installed, .current, .refused, .failed: false
+            }
+        }
+    }
+
     /// The running version (os-release's `IMAGE_VERSION`).
     public var version: String
     /// The root slot it runs from, "a" or "b"; nil when the disk does not say.
@@ -50,8 +87,26 @@ public struct ImageStatus: Equatable, Sendable {
     public var trial: Bool
     public var versions: [Installed]
     public var rollback: Rollback?
+    public var update: Update?
+    /// The newest version `[control] update_source` offers (its SHA256SUMS names it; unverified
+    /// until installed); nil: none offered, or the folder is not there.
+    public var offered: String?
 
-    public init(version: String, slot: String?, trial: Bool, versions: [Installed], rollback: Rollback?) {
+    /// Home Assistant's `update` entity state: the running version, the newest offered (or the
+    /// running one when nothing newer is), the last step's words, and whether one is under way.
+    public var homeAssistantUpdate: String {
+        let latest = offered.map { ImageVersion.isNewer($0, than: version) ? $0 : version } ?? version
+        let summary = update.flatMap { u in u.message.map { "\(u.state.rawValue): \($0)" } ?? u.state.rawValue }
+            ?? rollback.map { "\($0.from) rolled back" + ($0.reason.map { ": \($0)" } ?? "") }
+        return StatusValue.object([("installed_version", .string(version)), ("latest_version", .string(latest)),
+                                   ("title", .string("Kiosk image")), ("release_summary", summary.map { .string(String($0.prefix(255))) } ?? .null),
+                                   ("in_progress", .bool(update?.isRunning == true))]).json
+    }
+
+    public init(version: String, slot: String?, trial: Bool, versions: [Installed], rollback: Rollback?, update: Update? = nil,
+                offered: String? = nil) {
+        self.update = update
+        self.offered = offered
         self.version = version
         self.slot = slot
         self.trial = trial

@@ -50,6 +50,15 @@ public enum HomeAssistantDiscovery {
                 ("icon", .string("mdi:monitor-shimmer")),
             ]),
         ]
+        // A disk image whose config offers updates: Home Assistant shows the versions and installs.
+        if config.control.updateSource != nil {
+            out.append(document("update", "image", "Kiosk image", [
+                ("state_topic", .string(topics.update)),
+                ("command_topic", .string(topics.installUpdate)),
+                ("payload_install", .string("install")),
+                ("device_class", .string("firmware")),
+            ]))
+        }
         for screen in config.screens {
             if let id = screen.id, screen.value != nil {
                 out.append(valueSensor(id: id, name: screen.title ?? screen.name, topics: topics, document))

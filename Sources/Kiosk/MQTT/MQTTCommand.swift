@@ -31,6 +31,10 @@ public enum MQTTCommand {
             }
         case ("press", 2):
             return .success(.press(id: path[1]))
+        case ("update", 1):
+            // Only what the config offers, restarting as it says, never forced (`ActionGate`).
+            guard trimmed.lowercased() == "install" else { return .failure(.badPayload("expected install, got \"\(trimmed.prefix(40))\"")) }
+            return .success(.update(source: nil, reboot: nil, force: false))
         default:
             return .failure(.unknownTopic(topic))
         }
@@ -73,7 +77,7 @@ public enum MQTTCommandError: Error, Equatable, Sendable, CustomStringConvertibl
 
     public var description: String {
         switch self {
-        case .unknownTopic(let t): "no command on topic \"\(t.prefix(200))\" (screen, home, notify, value/ID, toggle/ID, press/ID)"
+        case .unknownTopic(let t): "no command on topic \"\(t.prefix(200))\" (screen, home, notify, value/ID, toggle/ID, press/ID, update)"
         case .badPayload(let why): why
         }
     }

@@ -48,6 +48,9 @@ public struct MQTTTopics: Equatable, Sendable {
     public func value(_ id: String) -> String { prefix + "/state/value/" + id }
     /// `ON` or `OFF`.
     public func toggle(_ id: String) -> String { prefix + "/state/toggle/" + id }
+    /// A disk image's versions, as Home Assistant's `update` entity reads them (JSON:
+    /// `installed_version`, `latest_version`, `title`, `release_summary`, `in_progress`).
+    public var update: String { prefix + "/state/update" }
     /// Not retained: an item activated on the kiosk (JSON).
     public var activated: String { prefix + "/event/activated" }
     /// Not retained: a press asks for an `api = true` toggle without commands to be switched
@@ -71,4 +74,6 @@ public struct MQTTTopics: Equatable, Sendable {
     public func setToggle(_ id: String) -> String { prefix + "/cmd/toggle/" + id }
     /// Payload: anything (Home Assistant's button sends `PRESS`).
     public func press(_ id: String) -> String { prefix + "/cmd/press/" + id }
+    /// Payload: `install` (Home Assistant's update entity): the version `[control] update_source` offers.
+    public var installUpdate: String { prefix + "/cmd/update" }
 }

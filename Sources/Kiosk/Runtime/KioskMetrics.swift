@@ -124,6 +124,8 @@ public struct KioskMetrics: Equatable, Sendable {
             sample("kiosk_image_trial", [], image.trial ? "1" : "0")
             family("kiosk_image_rollback", "gauge", "1 when a newer version failed all its tries and the device went back to this one; that version as a label.")
             sample("kiosk_image_rollback", [("from", image.rollback?.from ?? "")], image.rollback == nil ? "0" : "1")
+            family("kiosk_image_update_running", "gauge", "1 while an update is asked for or under way; its last step as a label (none before any).")
+            sample("kiosk_image_update_running", [("state", image.update?.state.rawValue ?? "none")], image.update?.isRunning == true ? "1" : "0")
         }
         family("kiosk_input_devices", "gauge", "Input devices read, by kind (a device counts once for each kind it is).")
         for (kind, n) in inputDevices.sorted(by: { $0.key < $1.key }) { sample("kiosk_input_devices", [("kind", kind)], String(n)) }

@@ -12,6 +12,8 @@ public struct MQTTPublishedState: Equatable, Sendable {
     public var values: [String: String]
     /// Each toggle's known state, by id (absent while unknown).
     public var toggles: [String: Bool]
+    /// The `update` entity's JSON; nil: not published (no image, or no update offered).
+    public var update: String?
 
     public init(screen: String, selection: String?, displayPower: DisplayPowerState?, values: [String: String] = [:], toggles: [String: Bool] = [:]) {
         self.screen = screen
@@ -26,6 +28,7 @@ public struct MQTTPublishedState: Equatable, Sendable {
         var out = [topics.screen: screen, topics.selection: selection ?? "", topics.displayPower: displayPower?.rawValue ?? "on"]
         for (id, text) in values { out[topics.value(id)] = text }
         for (id, on) in toggles { out[topics.toggle(id)] = on ? "ON" : "OFF" }
+        if let update { out[topics.update] = update }
         return out
     }
 }

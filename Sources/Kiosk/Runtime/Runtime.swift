@@ -148,6 +148,10 @@ public final class Runtime {
             Backlight.open(choice, classDirectory: options.backlightClassDirectory, files: options.backlightFiles)
         }
         control = KioskControl(app: app, power: power, clock: options.clock)
+        if let disk = options.imageDisk {
+            let updates = ImageUpdateRequests(disk: disk) { [image] in image.status }
+            control.updates = updates
+        }
     }
 
     /// Runs until SIGTERM/SIGINT (or `exitAfterShownFrames`); puts the display back on the way out.
@@ -182,6 +186,11 @@ public final class Runtime {
         probes.changed = { [unowned self] in self.frames.requestPass() }
         control.changed = { [unowned self] in self.frames.requestPass() }
         control.settle = { [unowned self] now in self.settle(now: now) }
+        control.updates?.displayHandedOver = { [unowned self] in self.children.hasDisplayOwner }
+        control.updates?.requested = { [unowned self] in
+            self.image.readSoon()
+            self.frames.requestPass()
+        }
         let commands = MQTTCommandHandler(control: control)
         mqttCommands = commands
         mqtt.commands = { [unowned self] message, topics in
@@ -288,7 +297,8 @@ public final class Runtime {
         if app.values.revision != revision { app.presentValues(now: now) }
         // The status says the new power state at the end of this pass.
         if !children.hasDisplayOwner { power.advance(now: now) }
-        _ = image.advance(now: now)
+        let update = image.status?.update
+        if image.advance(now: now, offer: app.config.control.updateSource), let next = image.status?.update, next != update { control.publish(.updateChanged(next)) }
         // Not while a program has the display, even if the display came back meanwhile (a
         // hotplug while it runs): the output is not handed over in every state.
         if !children.hasDisplayOwner { frames.drawIfDue() }
@@ -547,6 +557,7 @@ public final class Runtime {
         let menu = app.menuStatus
         let values = app.values
         var state = MQTTPublishedState(screen: menu.screen ?? app.currentScreen.config.name, selection: menu.selectedLabel, displayPower: power.state)
+        if app.config.control.updateSource != nil { state.update = image.status?.homeAssistantUpdate }
         for id in values.ids {
             if values.toggle(id) != nil {
                 if let on = values.isOn(id) { state.toggles[id] = on }
