@@ -64,4 +64,13 @@ import TestSupport
         let dbus = FuzzTarget.dbus.run(Array("Press\ns\nfactory-reset\u{1E}SetValue\nss\nkiln-offset\n4".utf8))
         #expect(dbus == "Press: org.kiosk.Kiosk1.Error.Locked; SetValue: reply ()", "\(dbus)")
     }
+
+    /// An update asked over either transport of a kiosk that is no disk image and offers none:
+    /// refused with its reason, nothing asked of root.
+    @Test func updatesAreRefusedOverEveryTransportWhenNotOffered() {
+        let mqtt = FuzzTarget.mqtt.run(Array("kiosk/fuzz/cmd/update\ninstall".utf8))
+        #expect(mqtt == "error: NotOffered", "\(mqtt)")
+        let dbus = FuzzTarget.dbus.run(Array("Update\nsbb\n/media/usb/update\ntrue\ntrue\u{1E}GetImage\n".utf8))
+        #expect(dbus == "Update: org.kiosk.Kiosk1.Error.NotAnImage; GetImage: org.kiosk.Kiosk1.Error.NotAnImage", "\(dbus)")
+    }
 }
