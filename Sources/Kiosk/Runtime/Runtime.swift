@@ -297,11 +297,14 @@ public final class Runtime {
         if app.values.revision != revision { app.presentValues(now: now) }
         // The status says the new power state at the end of this pass.
         if !children.hasDisplayOwner { power.advance(now: now) }
-        let update = image.status?.update
-        if image.advance(now: now, offer: app.config.control.updateSource), let next = image.status?.update, next != update { control.publish(.updateChanged(next)) }
         // Not while a program has the display, even if the display came back meanwhile (a
         // hotplug while it runs): the output is not handed over in every state.
         if !children.hasDisplayOwner { frames.drawIfDue() }
+        // After the frame: the first read of the disk image's state never delays the first menu.
+        let update = image.status?.update
+        if image.advance(now: now, offer: app.config.control.updateSource), let next = image.status?.update, next != update {
+            control.publish(.updateChanged(next))
+        }
         mqtt.update(config: app.config, generation: app.generation) { mqttState(now: now) }
         reports.updateMetrics(path: settings.metricsFile, now: now) { metrics }
         // A screenshot put off for icons is taken when its wait is over, frame or no frame.
