@@ -169,7 +169,7 @@ import Text
     }
 }
 
-/// The README's second gallery (docs/gallery/strangers): the stranger configs and large text as
+/// The gallery's second part (docs/gallery.md) (docs/gallery/strangers): the stranger configs and large text as
 /// `kiosk render` draws them now, compared as goldens are (KIOSK_UPDATE_GOLDENS=1 renders them again).
 @Suite struct StrangerGalleryTests {
     /// (file name, config, screen, size).

@@ -22,7 +22,7 @@ import TestSupport
         #expect(warnings.isEmpty, "\(lines(warnings))")
     }
 
-    /// The README's gallery (docs/gallery/WxH/NAME.png) is the example as `kiosk render` draws it
+    /// The gallery (docs/gallery.md) (docs/gallery/WxH/NAME.png) is the example as `kiosk render` draws it
     /// now: each screen at each common panel size, compared as goldens are
     /// (KIOSK_UPDATE_GOLDENS=1 renders it again).
     @Test(arguments: ExampleGallery.sizes)

@@ -17,7 +17,7 @@ public struct GoldenImages: Sendable {
         directory = String(file[..<file.lastIndex(of: "/")!]) + "/Golden"
     }
 
-    /// The goldens in `directory` (the README's gallery, kept current as goldens are).
+    /// The goldens in `directory` (docs/gallery.md's pictures, kept current as goldens are).
     public init(directory: String) {
         self.directory = directory
     }
