@@ -19,20 +19,21 @@ public final class PlateCache {
     /// The default bound, in bytes of recorded coverage.
     public static let defaultByteLimit = 2 << 20
 
-    public var byteLimit: Int { masks.limit }
-    public var byteCount: Int { masks.cost }
+    public let byteLimit: Int
+    public private(set) var byteCount = 0
     /// Recordings made so far (misses), for tests and benchmarks.
     public private(set) var recordedCount = 0
-    private var masks: BoundedCache<PlateKey, CoverageMask>
+    private var masks: [PlateKey: CoverageMask] = [:]
 
     public init(byteLimit: Int = PlateCache.defaultByteLimit) {
-        masks = BoundedCache(limit: byteLimit)
+        self.byteLimit = byteLimit
     }
 
     public var count: Int { masks.count }
 
     public func removeAll() {
         masks.removeAll()
+        byteCount = 0
     }
 
     /// The recorded coverage of `shape` filled (`strokeWidth` 0) or stroked, and the whole pixel
@@ -51,7 +52,9 @@ public final class PlateCache {
         if let m = masks[key] { return (m, qx >> shift, qy >> shift) }
         guard let m = CoverageMask.record(key, phaseSteps: Self.phaseSteps) else { return nil }
         recordedCount += 1
-        masks.insert(m, for: key, cost: m.byteCount)
+        if byteCount + m.byteCount > byteLimit { removeAll() }
+        masks[key] = m
+        byteCount += m.byteCount
         return (m, qx >> shift, qy >> shift)
     }
 }
