@@ -139,10 +139,10 @@ struct ConfigDecoder {
         if let v = t.bool("dbus") { c.dbus = v }
         if let v = t.bool("notify_wakes") { c.notifyWakes = v }
         if let v = t.string("update_source") {
-            if v.hasPrefix("/"), v.utf8.count <= 1024, !v.contains(where: { $0.isNewline }) {
-                c.updateSource = v
+            if let problem = UpdateSource.problem(v) {
+                t.fail("update_source", problem)
             } else {
-                t.fail("update_source", "expected a folder's absolute path (\"/media/usb/kiosk-update\"), one line, at most 1024 bytes")
+                c.updateSource = v
             }
         }
         if let v = t.bool("update_reboot") { c.updateReboot = v }

@@ -119,9 +119,9 @@ public struct ControlConfig: Sendable, Equatable {
     /// A notification lights a blanked or dimmed panel; false: it waits on the dark panel and
     /// is seen if someone wakes it before it ends.
     public var notifyWakes: Bool
-    /// A disk image device: the folder updates are offered in (a USB stick's, a synced folder);
-    /// the version there is the one Home Assistant offers, and an install without a folder
-    /// named (MQTT's, `kiosk ctl update` is always given one) takes it. Nil: none offered.
+    /// A disk image device: where updates are offered (`UpdateSource`: a USB stick's folder, a
+    /// synced folder, a web server's URL); the version there is the one Home Assistant offers,
+    /// and an install without a source named (MQTT's, D-Bus with "") takes it. Nil: none offered.
     public var updateSource: String?
     /// Restart into an update once it is installed when the request does not say (MQTT's install).
     public var updateReboot: Bool

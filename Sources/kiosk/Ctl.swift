@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import Kiosk
+import KioskConfiguration
 
 /// `kiosk ctl`: the control API (D-Bus) from a shell or script.
 struct Ctl: ParsableCommand {
@@ -90,18 +91,21 @@ struct Ctl: ParsableCommand {
 
     struct Update: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Install a disk image update from a folder, or say how the image and its update stand.",
+            abstract: "Install a disk image update from a folder or a web server, or say how the image and its update stand.",
             discussion: """
                 On a device made from the Kiosk disk image. SOURCE is a folder holding an update as \
                 packaging/image/build leaves it (kiosk_VERSION.root.erofs, kiosk_VERSION.efi, SHA256SUMS, \
-                SHA256SUMS.sig): a USB stick's, or one copied to the device. The kiosk hands the request \
+                SHA256SUMS.sig): a USB stick's, or one copied to the device; or the http:// or https:// \
+                URL of such a folder on a web server (root downloads it onto the data partition first). \
+                The kiosk hands the request \
                 to root's kiosk-update.service, which installs only what the image's key signed. The \
                 new version starts at the next boot, on trial: three tries, or the running one comes \
                 back. Refused while the panel is in use (input in the last \(Int(ImageUpdateRequests.idleBeforeUpdate)) s, \
                 or a program it started has the display) unless --force. Without SOURCE: the image's \
                 version, slot and update.
                 """)
-        @Argument(help: ArgumentHelp("The update's folder (absolute path).", valueName: "source")) var source: String?
+        @Argument(help: ArgumentHelp("The update's folder (absolute path) or web folder (http:// or https:// URL).", valueName: "source"))
+        var source: String?
         @Flag(help: "Restart into the new version once it is installed.") var reboot = false
         @Flag(help: "Even while the panel is in use.") var force = false
         @Flag(help: "Wait until the update is installed or refused, printing its steps; exit 1 if it was not installed.")
@@ -109,7 +113,7 @@ struct Ctl: ParsableCommand {
         @OptionGroup var bus: Bus
 
         func validate() throws {
-            if let source, !source.hasPrefix("/") { throw ValidationError("the source must be an absolute path, got '\(source)'") }
+            if let source, let problem = UpdateSource.problem(source) { throw ValidationError("\(problem), got '\(source)'") }
             if source == nil, reboot || force || wait { throw ValidationError("--reboot, --force and --wait go with a SOURCE") }
         }
 
@@ -121,11 +125,12 @@ struct Ctl: ParsableCommand {
             }
             _ = try Ctl.send(.update(source: source, reboot: reboot, force: force), bus: bus.bus)
             guard wait else {
-                print("update from \(source) asked for; `kiosk ctl update` without a folder says how it goes")
+                print("update from \(source) asked for; `kiosk ctl update` without a source says how it goes")
                 return
             }
             var said = ""
-            for _ in 0..<(30 * 60) {
+            // As long as root's kiosk-update.service may take (a download, then a slot written).
+            for _ in 0..<(3 * 3600) {
                 sleep(1)
                 guard case .image(let image) = try Ctl.send(.image, bus: bus.bus), let update = image.update else { continue }
                 let line = update.state.rawValue + (update.message.map { ": \($0)" } ?? "")
@@ -137,7 +142,7 @@ struct Ctl: ParsableCommand {
                 if update.state == .refused || update.state == .failed { throw ExitCode(1) }
                 return
             }
-            print("still not done after 30 minutes")
+            print("still not done after 3 hours")
             throw ExitCode(1)
         }
 

@@ -27,7 +27,7 @@ import Testing
         var disk: ImageDisk {
             ImageDisk(osRelease: dir + "/os-release", bootImages: dir + "/EFI/Linux", bootChecks: dir + "/checks",
                       kernelCommandLine: dir + "/cmdline", partitionLabels: dir + "/by-partlabel", updateState: dir + "/state",
-                      updateRequest: dir + "/update-request")
+                      updateRequest: dir + "/update-request", offerCheckRequest: dir + "/update-check", offeredAnswer: dir + "/offered")
         }
         /// A device running `version` from partition `partition`, with these kernel images.
         static func running(_ version: String, partition: Int, images: [String]) -> Device {

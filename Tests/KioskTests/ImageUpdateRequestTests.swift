@@ -125,6 +125,16 @@ import TestSupport
         // Root takes the request and installs: the kiosk follows within its update interval.
         try k.turn { events.contains(.updateChanged(.init(state: .requested))) }
         unlink(d.disk.updateRequest)
+        // A step with its progress, read over the bus too.
+        d.write("state", "state=installing\nversion=2.0\nsource=/media/usb\nmessage=installing 2.0: root 42 %\nprogress=42\n")
+        let installing = ImageStatus.Update(state: .installing, version: "2.0", source: "/media/usb", message: "installing 2.0: root 42 %", progress: 42)
+        try k.turn { events.contains(.updateChanged(installing)) }
+        let read = try DBusControlTests.send([.image], over: daemon.address, to: k)
+        guard case .success(.image(let during))? = read.first else {
+            Issue.record("no image: \(read)")
+            return
+        }
+        #expect(during.update == ImageStatus.Update(state: .installing, version: "2.0", message: "installing 2.0: root 42 %", progress: 42))
         d.write("state", "state=installed\nversion=2.0\nsource=/media/usb\nmessage=installed 2.0: restarting into it\n")
         let installed = ImageStatus.Update(state: .installed, version: "2.0", source: "/media/usb", message: "installed 2.0: restarting into it")
         try k.turn { events.contains(.updateChanged(installed)) }
@@ -230,5 +240,105 @@ import TestSupport
         let relative = check("update_source = \"usb/update\"")
         #expect(relative.config == nil)
         #expect(relative.report.contains("update_source: expected a folder's absolute path"), "\(relative.report)")
+        // A web server's folder; and the same rule as every request (`UpdateSource`).
+        #expect(check("update_source = \"https://updates.example.com/kiosk\"").config?.control.updateSource == "https://updates.example.com/kiosk")
+        let ftp = check("update_source = \"ftp://updates.example.com/kiosk\"")
+        #expect(ftp.config == nil && ftp.report.contains("or an http(s):// URL"), "\(ftp.report)")
+        #expect(check("update_source = \"https://a b\"").report.contains("a URL has no spaces"))
+    }
+}
+
+/// Updates from a web server: the sources taken (`UpdateSource`, one rule for the config and every
+/// request), the progress root writes, and the offer a URL makes, which root checks for the kiosk
+/// (it fetches nothing itself) when asked (`askWhatIsOffered`, hourly by the watch).
+@Suite struct ImageUpdateFromAServerTests {
+    typealias Device = ImageDiskTests.Device
+
+    @Test func sourcesAreAFoldersPathOrAWebFoldersURL() {
+        for good in ["/media/usb/kiosk update", "/", "https://updates.example.com/kiosk", "http://10.0.2.2:8000/update/",
+                     "https://[fe80::1]/x?y=%20"] {
+            #expect(UpdateSource.problem(good) == nil, "\(good)")
+        }
+        #expect(UpdateSource.isURL("https://h") && UpdateSource.isURL("http://h") && !UpdateSource.isURL("/https://h"))
+        let bad = ["", "media/usb", "https://", "http://", "ftp://host/x", "file:///media/usb", "https://a b", "/media/usb\nreboot=yes",
+                   "/media/\t", "/media/\u{2028}x", "https://x/\u{7f}", "/" + String(repeating: "x", count: 1024)]
+        for source in bad { #expect(UpdateSource.problem(source) != nil, "\(source.debugDescription)") }
+    }
+
+    @Test func aURLIsAskedForAndItsDownloadFollowedWithProgress() throws {
+        let d = Device.running("1.0", partition: 2, images: ["kiosk_1.0.efi"])
+        let r = ImageUpdateRequestTests.requests(d)
+        try r.request(source: "https://updates.example.com/kiosk", reboot: false, force: true, idleFor: 0)
+        #expect((try? String(contentsOfFile: d.disk.updateRequest, encoding: .utf8)) == "source=https://updates.example.com/kiosk\nreboot=no\n")
+        #expect(throws: ControlError.self) { try r.request(source: "https://a b", reboot: false, force: true, idleFor: 0) }
+        unlink(d.disk.updateRequest)
+        d.write("state", "state=downloading\nversion=\nsource=https://updates.example.com/kiosk\nmessage=downloading kiosk_2.0.root.erofs: 183 of 427 MB\nprogress=42\n")
+        let update = try #require(d.disk.read()?.update)
+        #expect(update == .init(state: .downloading, source: "https://updates.example.com/kiosk",
+                                message: "downloading kiosk_2.0.root.erofs: 183 of 427 MB", progress: 42))
+        #expect(update.isRunning)
+        #expect(throws: ControlError.updateRunning("an update is already downloading")) {
+            try r.request(source: "/media/usb", reboot: false, force: true, idleFor: 1000)
+        }
+        // Home Assistant's entity shows the step's percentage while it runs, none after.
+        let ha = try StatusJSONReader.parse(d.disk.read()!.homeAssistantUpdate)
+        #expect(ha["in_progress"]?.boolValue == true && ha["update_percentage"]?.intValue == 42)
+        // What root writes is bounded: out of range is clamped, not a number is none.
+        d.write("state", "state=installing\nversion=2.0\nprogress=250\n")
+        #expect(d.disk.read()?.update?.progress == 100)
+        d.write("state", "state=installing\nversion=2.0\nprogress=-3\n")
+        #expect(d.disk.read()?.update?.progress == 0)
+        d.write("state", "state=installing\nversion=2.0\nprogress=12abc\n")
+        #expect(d.disk.read()?.update?.progress == nil)
+        d.write("state", "state=installed\nversion=2.0\nprogress=\n")
+        let done = try StatusJSONReader.parse(d.disk.read()!.homeAssistantUpdate)
+        #expect(done["in_progress"]?.boolValue == false && done["update_percentage"] == .null)
+        // The status file carries it, and reads it back.
+        var status = d.disk.read()!
+        status.update?.progress = 7
+        status.update?.state = .installing
+        var doc = StatusReportTests.status()
+        doc.image = status
+        let folder = StatusReportTests.Folder()
+        let report = StatusReport(path: folder.file("s.json", doc.json), isRunning: StatusReportTests.alive)
+        #expect(report.status == doc && report.status?.image?.update?.progress == 7)
+        // And the metrics, while the step runs.
+        var metrics = KioskMetrics(startTime: 0, configGeneration: 1, configValid: true, screen: "main", displayConnected: true)
+        metrics.image = status
+        #expect(metrics.exposition.contains("kiosk_image_update_progress{state=\"installing\"} 7\n"), "\(metrics.exposition)")
+    }
+
+    @Test func aWebServersOfferIsRootsCheckedAnswerForThatURL() throws {
+        let d = Device.running("1.0", partition: 2, images: ["kiosk_1.0.efi"])
+        let url = "https://updates.example.com/kiosk"
+        #expect(d.disk.read(offer: url)?.offered == nil, "not checked yet")
+        d.write("offered", "source=\(url)\nversion=2.0\nmessage=signed, offers 2.0\n")
+        #expect(d.disk.read(offer: url)?.offered == "2.0")
+        #expect(d.disk.read(offer: url + "/other")?.offered == nil, "an answer for another URL")
+        d.write("offered", "source=\(url)\nversion=\nmessage=not signed by this image's update key\n")
+        #expect(d.disk.read(offer: url)?.offered == nil, "a refused list offers nothing")
+        d.write("offered", "source=\(url)\nversion=../../x\n")
+        #expect(d.disk.read(offer: url)?.offered == nil, "not a version")
+
+        // The watch asks root when the offer is a URL: at once, then hourly; never for a folder.
+        let watch = ImageWatch(disk: d.disk)
+        let r = ImageUpdateRequestTests.requests(d)
+        var asked: [String] = []
+        watch.askWhatIsOffered = { asked.append($0); r.askWhatIsOffered(at: $0) }
+        _ = watch.advance(now: 100, offer: "/media/usb")
+        #expect(asked.isEmpty)
+        _ = watch.advance(now: 101, offer: url)
+        #expect(asked == [url])
+        #expect((try? String(contentsOfFile: d.disk.offerCheckRequest, encoding: .utf8)) == "source=\(url)\n")
+        _ = watch.advance(now: 101 + ImageWatch.interval, offer: url)
+        #expect(asked == [url])
+        #expect(watch.nextDeadline == 101 + 2 * ImageWatch.interval)
+        _ = watch.advance(now: 101 + ImageWatch.offerCheckInterval, offer: url)
+        #expect(asked == [url, url])
+        // Not an image: never asked.
+        let plain = ImageWatch(disk: Device().disk)
+        plain.askWhatIsOffered = { asked.append($0) }
+        _ = plain.advance(now: 0, offer: url)
+        #expect(asked.count == 2)
     }
 }

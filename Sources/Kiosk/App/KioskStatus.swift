@@ -345,7 +345,7 @@ extension MQTTHealth {
 
 extension ImageStatus {
     /// `{"version", "slot", "trial", "versions": [{"version", "state", "tries_left", "tries_done", "check"}],
-    /// "rollback": {"from", "reason"}, "update": {"state", "version", "source", "message"}}`.
+    /// "rollback": {"from", "reason"}, "update": {"state", "version", "source", "message", "progress"}, "offered"}`.
     var value: StatusValue {
         let versions = versions.map { v in
             StatusValue.object([("version", .string(v.version)), ("state", .string(v.state.rawValue)),
@@ -355,7 +355,8 @@ extension ImageStatus {
         let rollback = rollback.map { StatusValue.object([("from", .string($0.from)), ("reason", $0.reason.map { .string($0) } ?? .null)]) }
         let update = update.map { u in
             StatusValue.object([("state", .string(u.state.rawValue)), ("version", u.version.map { .string($0) } ?? .null),
-                                ("source", u.source.map { .string($0) } ?? .null), ("message", u.message.map { .string($0) } ?? .null)])
+                                ("source", u.source.map { .string($0) } ?? .null), ("message", u.message.map { .string($0) } ?? .null),
+                                ("progress", u.progress.map { .int($0) } ?? .null)])
         }
         return .object([("version", .string(version)), ("slot", slot.map { .string($0) } ?? .null), ("trial", .bool(trial)),
                         ("versions", .array(versions)), ("rollback", rollback ?? .null), ("update", update ?? .null),
@@ -387,7 +388,8 @@ extension ImageStatus {
                 throw StatusDecodingError(key: "image.update.state", reason: "\"\(word)\" is not a step of an update")
             }
             update = Update(state: state, version: try fields.optional("version", \.stringValue),
-                            source: try fields.optional("source", \.stringValue), message: try fields.optional("message", \.stringValue))
+                            source: try fields.optional("source", \.stringValue), message: try fields.optional("message", \.stringValue),
+                            progress: try fields.optional("progress", \.intValue))
         }
         self.init(version: try read.required("version", \.stringValue), slot: try read.optional("slot", \.stringValue),
                   trial: try read.optional("trial", \.boolValue) ?? false, versions: versions, rollback: rollback, update: update,

@@ -70,12 +70,13 @@ public final class ControlClient {
     static func readImage(_ r: BusMessage) throws(BusError) -> ImageStatus {
         let version = try r.readString(), slot = try r.readString(), trial = try r.readBool()
         let state = try r.readString(), updateVersion = try r.readString(), message = try r.readString()
-        let from = try r.readString(), reason = try r.readString()
-        let nonEmpty = { (s: String) in s.isEmpty ? nil : s }
+        let from = try r.readString(), reason = try r.readString(), progress = try r.readInt32()
+        let nonEmpty = KeyValueLines.nonEmpty
         return ImageStatus(version: version, slot: nonEmpty(slot), trial: trial, versions: [],
                            rollback: from.isEmpty ? nil : .init(from: from, reason: nonEmpty(reason)),
                            update: ImageStatus.Update.State(rawValue: state).map {
-                               ImageStatus.Update(state: $0, version: nonEmpty(updateVersion), message: nonEmpty(message))
+                               ImageStatus.Update(state: $0, version: nonEmpty(updateVersion), message: nonEmpty(message),
+                                                  progress: progress < 0 ? nil : Int(progress))
                            })
     }
 

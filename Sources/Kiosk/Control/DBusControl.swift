@@ -213,7 +213,7 @@ final class DBusControl {
     }
 
     /// `GetImage`'s answer: (version, slot, trial, update state, update version, update message,
-    /// rollback from, rollback reason); "" where there is none.
+    /// rollback from, rollback reason, the update step's percentage); "" (-1) where there is none.
     static func append(_ i: ImageStatus, to r: BusMessage) throws(BusError) {
         try r.append(i.version)
         try r.append(i.slot ?? "")
@@ -223,6 +223,7 @@ final class DBusControl {
         try r.append(i.update?.message ?? "")
         try r.append(i.rollback?.from ?? "")
         try r.append(i.rollback?.reason ?? "")
+        try r.append(Int32(i.update?.progress ?? -1))
     }
 
     /// Sends a reply built by `fill`; a reply that cannot be built or queued is logged (the caller times out).
@@ -267,6 +268,7 @@ final class DBusControl {
                 try s.append(update.state.rawValue)
                 try s.append(update.version ?? "")
                 try s.append(update.message ?? "")
+                try s.append(Int32(update.progress ?? -1))
                 try connection.send(s)
             }
             try watchForOutput()

@@ -52,12 +52,13 @@ public enum DBusNames {
            <arg name="update_message" type="s" direction="out"/>
            <arg name="rollback_from" type="s" direction="out"/>
            <arg name="rollback_reason" type="s" direction="out"/>
+           <arg name="update_progress" type="i" direction="out"/>
           </method>
           <signal name="ScreenChanged"><arg name="screen" type="s"/></signal>
           <signal name="SelectionChanged"><arg name="index" type="i"/><arg name="label" type="s"/></signal>
           <signal name="ItemActivated"><arg name="id" type="s"/><arg name="label" type="s"/></signal>
           <signal name="ToggleRequested"><arg name="id" type="s"/><arg name="on" type="b"/></signal>
-          <signal name="UpdateChanged"><arg name="state" type="s"/><arg name="version" type="s"/><arg name="message" type="s"/></signal>
+          <signal name="UpdateChanged"><arg name="state" type="s"/><arg name="version" type="s"/><arg name="message" type="s"/><arg name="progress" type="i"/></signal>
          </interface>
         </node>
 

@@ -139,10 +139,10 @@ public final class KioskControl {
         case .update(let source, let reboot, let force):
             guard let updates else { throw .notAnImage }
             let control = app.config.control
-            guard let folder = source ?? control.updateSource else {
-                throw .badArgument("no folder given, and the config offers none ([control] update_source)")
+            guard let source = source ?? control.updateSource else {
+                throw .badArgument("no source given, and the config offers none ([control] update_source)")
             }
-            try updates.request(source: folder, reboot: reboot ?? control.updateReboot, force: force, idleFor: now - app.activity.lastInput)
+            try updates.request(source: source, reboot: reboot ?? control.updateReboot, force: force, idleFor: now - app.activity.lastInput)
         case .image:
             guard let image = updates?.status else { throw .notAnImage }
             return .image(image)
@@ -165,8 +165,8 @@ public final class KioskControl {
                 throw .badArgument("the notification text has \(text.utf8.count) bytes; at most \(maximumNotifyBytes)")
             }
         case .update(let source?, _, _):
-            guard source.utf8.count <= ImageUpdateRequests.maximumSourceBytes else {
-                throw .badArgument("the source has \(source.utf8.count) bytes; at most \(ImageUpdateRequests.maximumSourceBytes)")
+            guard source.utf8.count <= UpdateSource.maximumBytes else {
+                throw .badArgument("the source has \(source.utf8.count) bytes; at most \(UpdateSource.maximumBytes)")
             }
         case .goHome, .state, .image, .update(nil, _, _): break
         }

@@ -1,4 +1,5 @@
 import Glibc
+import KioskConfiguration
 import KioskSystem
 
 /// The files a Kiosk disk image device tells its versions by, all readable by the kiosk's
@@ -13,17 +14,24 @@ public struct ImageDisk: Sendable {
     /// The kernel command line, whose `root=PARTLABEL=kiosk_VERSION` names the running slot.
     public var kernelCommandLine: String
     public var partitionLabels: String
-    /// The update's steps (`state=`, `version=`, `source=`, `message=` lines), written by root.
+    /// The update's steps (`state=`, `version=`, `source=`, `message=`, `progress=` lines), written by root.
     public var updateState: String
     /// Where the kiosk asks root for an update (kiosk-update.path watches it): its own runtime folder.
     public var updateRequest: String
+    /// Where the kiosk asks root which version a web server offers (kiosk-update-check.path).
+    public var offerCheckRequest: String
+    /// Root's answer (`source=`, `version=`, `message=`): the version the web server's signed list names.
+    public var offeredAnswer: String
 
     public init(osRelease: String = "/etc/os-release", bootImages: String = "/boot/efi/EFI/Linux",
                 bootChecks: String = "/var/lib/kiosk-image/boot-check", kernelCommandLine: String = "/proc/cmdline",
                 partitionLabels: String = "/dev/disk/by-partlabel", updateState: String = "/run/kiosk-image/update-state",
-                updateRequest: String = "/run/kiosk/update-request") {
+                updateRequest: String = "/run/kiosk/update-request", offerCheckRequest: String = "/run/kiosk/update-check",
+                offeredAnswer: String = "/run/kiosk-image/offered") {
         self.updateState = updateState
         self.updateRequest = updateRequest
+        self.offerCheckRequest = offerCheckRequest
+        self.offeredAnswer = offeredAnswer
         self.osRelease = osRelease
         self.bootImages = bootImages
         self.bootChecks = bootChecks
@@ -34,11 +42,11 @@ public struct ImageDisk: Sendable {
     /// The image's layout (packaging/image/build): partition 2 is slot A, 3 is slot B.
     static let slots = [2: "a", 3: "b"]
 
-    /// The device's image state now, with the newest version the folder `offer` holds; nil when
-    /// this is not a Kiosk image.
+    /// The device's image state now, with the newest version `offer` holds (a folder, or a web
+    /// server as root last checked it); nil when this is not a Kiosk image.
     public func read(offer: String? = nil) -> ImageStatus? {
         guard let release = Self.text(osRelease, limit: 16 << 10) else { return nil }
-        let fields = Self.osReleaseFields(release)
+        let fields = KeyValueLines.fields(release)
         guard fields["IMAGE_ID"] == "kiosk", let running = fields["IMAGE_VERSION"], !running.isEmpty else { return nil }
         let entries = ((try? Directory.names(in: bootImages)) ?? []).compactMap(BootImageName.init)
         var versions = entries.map { entry in
@@ -50,7 +58,17 @@ public struct ImageDisk: Sendable {
         let rollback = versions.first { $0.state == .failed && ImageVersion.isNewer($0.version, than: running) }
             .map { ImageStatus.Rollback(from: $0.version, reason: $0.check) }
         return ImageStatus(version: running, slot: slot(), trial: trial, versions: versions, rollback: rollback, update: update(),
-                           offered: offer.flatMap(Self.offeredVersion))
+                           offered: offer.flatMap(offeredVersion))
+    }
+
+    /// The newest version `source` offers: a folder's list read here, a web server's as root's
+    /// last check of that same URL found it (nil until one has).
+    func offeredVersion(at source: String) -> String? {
+        guard UpdateSource.isURL(source) else { return Self.offeredVersion(in: source) }
+        guard let text = Self.text(offeredAnswer, limit: 4096) else { return nil }
+        let fields = KeyValueLines.fields(text)
+        guard fields["source"] == source, let version = fields["version"], BootImageName.isVersion(version) else { return nil }
+        return version
     }
 
     /// The newest version whose kernel image the folder's SHA256SUMS lists (`HASH  kiosk_V.efi`).
@@ -69,25 +87,12 @@ public struct ImageDisk: Sendable {
     private func update() -> ImageStatus.Update? {
         if access(updateRequest, F_OK) == 0 { return ImageStatus.Update(state: .requested) }
         guard let text = Self.text(updateState, limit: 8192) else { return nil }
-        let fields = Self.osReleaseFields(text)
+        let fields = KeyValueLines.fields(text)
         guard let state = fields["state"].flatMap(ImageStatus.Update.State.init(rawValue:)) else { return nil }
-        let nonEmpty = { (s: String?) in s.flatMap { $0.isEmpty ? nil : $0 } }
-        return ImageStatus.Update(state: state, version: nonEmpty(fields["version"]), source: nonEmpty(fields["source"]),
-                                  message: nonEmpty(fields["message"]))
-    }
-
-    /// KEY=VALUE lines, values unquoted ("..." or '...'); comments and other lines skipped.
-    static func osReleaseFields(_ text: String) -> [String: String] {
-        var fields: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            guard !line.hasPrefix("#"), let eq = line.firstIndex(of: "=") else { continue }
-            var value = line[line.index(after: eq)...]
-            if value.count >= 2, let q = value.first, q == "\"" || q == "'", value.last == q {
-                value = value.dropFirst().dropLast()
-            }
-            fields[String(line[..<eq])] = String(value)
-        }
-        return fields
+        let progress = fields["progress"].flatMap { Int($0) }.map { min(max($0, 0), 100) }
+        return ImageStatus.Update(state: state, version: KeyValueLines.nonEmpty(fields["version"]),
+                                  source: KeyValueLines.nonEmpty(fields["source"]), message: KeyValueLines.nonEmpty(fields["message"]),
+                                  progress: progress)
     }
 
     private func check(of version: String) -> String? {

@@ -47,6 +47,8 @@ public struct ImageStatus: Equatable, Sendable {
         public enum State: String, Sendable {
             /// Asked for; root's kiosk-update.service has not begun.
             case requested
+            /// From a web server (`UpdateSource.isURL`): the signed list checked, the files being fetched.
+            case downloading
             case checking, installing, verifying
             /// Written: it starts at the next boot (on trial).
             case installed
@@ -62,9 +64,13 @@ public struct ImageStatus: Equatable, Sendable {
         public var version: String?
         public var source: String?
         public var message: String?
+        /// The step's percentage while downloading and installing (root's `update` writes it);
+        /// nil for steps that do not count.
+        public var progress: Int?
 
-        public init(state: State, version: String? = nil, source: String? = nil, message: String? = nil) {
+        public init(state: State, version: String? = nil, source: String? = nil, message: String? = nil, progress: Int? = nil) {
             self.state = state
+            self.progress = progress
             self.version = version
             self.source = source
             self.message = message
@@ -73,7 +79,7 @@ public struct ImageStatus: Equatable, Sendable {
         /// Asked for or under way: another request is refused meanwhile.
         public var isRunning: Bool {
             switch state {
-            case .requested, .checking, .installing, .verifying: true
+            case .requested, .downloading, .checking, .installing, .verifying: true
             case .installed, .current, .refused, .failed: false
             }
         }
@@ -88,19 +94,22 @@ public struct ImageStatus: Equatable, Sendable {
     public var versions: [Installed]
     public var rollback: Rollback?
     public var update: Update?
-    /// The newest version `[control] update_source` offers (its SHA256SUMS names it; unverified
-    /// until installed); nil: none offered, or the folder is not there.
+    /// The newest version `[control] update_source` offers: a folder's SHA256SUMS names it
+    /// (unverified until installed), a web server's signed list as root's `update
+    /// --check-request` last fetched it; nil: none offered, or the source is not there.
     public var offered: String?
 
     /// Home Assistant's `update` entity state: the running version, the newest offered (or the
-    /// running one when nothing newer is), the last step's words, and whether one is under way.
+    /// running one when nothing newer is), the last step's words, whether one is under way and
+    /// how far its step is (`update_percentage`, null when the step does not count).
     public var homeAssistantUpdate: String {
         let latest = offered.map { ImageVersion.isNewer($0, than: version) ? $0 : version } ?? version
         let summary = update.flatMap { u in u.message.map { "\(u.state.rawValue): \($0)" } ?? u.state.rawValue }
             ?? rollback.map { "\($0.from) rolled back" + ($0.reason.map { ": \($0)" } ?? "") }
         return StatusValue.object([("installed_version", .string(version)), ("latest_version", .string(latest)),
                                    ("title", .string("Kiosk image")), ("release_summary", summary.map { .string(String($0.prefix(255))) } ?? .null),
-                                   ("in_progress", .bool(update?.isRunning == true))]).json
+                                   ("in_progress", .bool(update?.isRunning == true)),
+                                   ("update_percentage", update.flatMap { $0.isRunning ? $0.progress : nil }.map { .int($0) } ?? .null)]).json
     }
 
     public init(version: String, slot: String?, trial: Bool, versions: [Installed], rollback: Rollback?, update: Update? = nil,

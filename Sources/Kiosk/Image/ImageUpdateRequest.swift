@@ -1,17 +1,16 @@
 import Glibc
+import KioskConfiguration
 import KioskSystem
 
 /// The kiosk's side of installing a disk image update. The kiosk may not write a disk, so it asks:
 /// it writes a small request file into its own runtime folder, and root's kiosk-update.path starts
-/// the image's `update --request`, which moves the file away, checks the signed folder it names,
-/// installs, and writes each step where `ImageDisk` reads it. What is decided here is whether to ask.
+/// the image's `update --request`, which moves the file away, checks the signed folder it names
+/// (or downloads one), installs, and writes each step where `ImageDisk` reads it. What is decided
+/// here is whether to ask.
 public final class ImageUpdateRequests {
     /// The panel counts as in use this long after its last input: an update, and the restart
     /// that may follow it, never starts under someone's hand unless forced.
     public static let idleBeforeUpdate = 60.0
-    /// Longest folder path taken.
-    static let maximumSourceBytes = 1024
-
     private let disk: ImageDisk
     /// The image as last read (nil: not a Kiosk image).
     private let image: () -> ImageStatus?
@@ -27,16 +26,11 @@ public final class ImageUpdateRequests {
 
     var status: ImageStatus? { image() }
 
-    /// Asks root to install the update in the folder `source`; `idleFor`: seconds since the
-    /// panel's last input.
+    /// Asks root to install the update `source` offers (`UpdateSource`: a folder or a web
+    /// server's URL); `idleFor`: seconds since the panel's last input.
     func request(source: String, reboot: Bool, force: Bool, idleFor: Double) throws(ControlError) {
         guard let image = image() else { throw .notAnImage }
-        guard source.utf8.count <= Self.maximumSourceBytes else {
-            throw .badArgument("the source has \(source.utf8.count) bytes; at most \(Self.maximumSourceBytes)")
-        }
-        guard source.hasPrefix("/"), !source.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 32 || $0 == 127 } == true }) else {
-            throw .badArgument("the source must be a folder's absolute path (/media/usb/update), one line")
-        }
+        if let problem = UpdateSource.problem(source) { throw .badArgument(problem) }
         if let update = image.update, update.isRunning {
             throw .updateRunning("an update is already \(update.state.rawValue)" + (update.version.map { " (\($0))" } ?? ""))
         }
@@ -55,5 +49,17 @@ public final class ImageUpdateRequests {
         }
         Log.notice("update from \(source) asked for" + (reboot ? ", restarting once installed" : ""))
         requested?()
+    }
+
+    /// Asks root which version the web server `url` offers (the kiosk fetches nothing itself);
+    /// the answer is read with the rest of the image (`ImageDisk.offeredVersion`). A failure is
+    /// logged: the offer stays unknown until the next ask.
+    func askWhatIsOffered(at url: String) {
+        guard UpdateSource.isURL(url), UpdateSource.problem(url) == nil else { return }
+        do {
+            try writeFileAtomically(disk.offerCheckRequest, "source=\(url)\n")
+        } catch {
+            Log.warning("cannot ask which update \(url) offers (\(disk.offerCheckRequest)): \(error)")
+        }
     }
 }

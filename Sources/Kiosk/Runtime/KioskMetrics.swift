@@ -126,6 +126,10 @@ public struct KioskMetrics: Equatable, Sendable {
             sample("kiosk_image_rollback", [("from", image.rollback?.from ?? "")], image.rollback == nil ? "0" : "1")
             family("kiosk_image_update_running", "gauge", "1 while an update is asked for or under way; its last step as a label (none before any).")
             sample("kiosk_image_update_running", [("state", image.update?.state.rawValue ?? "none")], image.update?.isRunning == true ? "1" : "0")
+            if let update = image.update, update.isRunning, let progress = update.progress {
+                family("kiosk_image_update_progress", "gauge", "How far the running update's step is, in percent (downloading, installing); its step as a label.")
+                sample("kiosk_image_update_progress", [("state", update.state.rawValue)], String(progress))
+            }
         }
         family("kiosk_input_devices", "gauge", "Input devices read, by kind (a device counts once for each kind it is).")
         for (kind, n) in inputDevices.sorted(by: { $0.key < $1.key }) { sample("kiosk_input_devices", [("kind", kind)], String(n)) }

@@ -151,6 +151,7 @@ public final class Runtime {
         if let disk = options.imageDisk {
             let updates = ImageUpdateRequests(disk: disk) { [image] in image.status }
             control.updates = updates
+            image.askWhatIsOffered = { [unowned updates] url in updates.askWhatIsOffered(at: url) }
         }
     }
 
