@@ -65,31 +65,19 @@ public enum ConfigFileReader {
 
     /// At most `maximumSize` bytes of a regular file; a FIFO or device never blocks the caller.
     package static func readBytes(path: String, maximumSize: Int) throws(ConfigFileError) -> [UInt8] {
-        let file: OwnedDescriptor
         do {
-            file = try OwnedDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+            return try SmallFile.read(path, limit: maximumSize)
         } catch {
-            if error.errno == ENOENT, let dangling = ConfigSource.danglingLink(in: path) {
-                throw .danglingSymlink(link: dangling.link, target: dangling.target)
+            switch error {
+            case .unreadable(let e):
+                if e.errno == ENOENT, let dangling = ConfigSource.danglingLink(in: path) {
+                    throw .danglingSymlink(link: dangling.link, target: dangling.target)
+                }
+                throw .unreadable(e)
+            case .notRegularFile(let kind): throw .notRegularFile(kind: kind)
+            case .tooLarge(let bytes): throw .tooLarge(bytes: bytes, limit: maximumSize)
             }
-            throw .unreadable(error)
         }
-        var info = stat()
-        guard fstat(file.rawValue, &info) == 0 else { throw .unreadable(.last("fstat \(path)")) }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw .notRegularFile(kind: "a directory")
-        case S_IFIFO: throw .notRegularFile(kind: "a pipe")
-        case S_IFCHR, S_IFBLK: throw .notRegularFile(kind: "a device")
-        case S_IFSOCK: throw .notRegularFile(kind: "a socket")
-        default: throw .notRegularFile(kind: "a special file")
-        }
-        if Int(info.st_size) > maximumSize { throw .tooLarge(bytes: Int(info.st_size), limit: maximumSize) }
-        // Read one byte past the limit: the file may have grown since fstat.
-        let bytes: [UInt8]
-        do { bytes = try file.readUpTo(maximumSize) } catch { throw .unreadable(error) }
-        if bytes.count > maximumSize { throw .tooLarge(bytes: max(bytes.count, Int(info.st_size)), limit: maximumSize) }
-        return bytes
     }
 
     /// The bytes as a `String` when they are non-empty UTF-8 without NUL; a leading BOM is dropped.

@@ -19,21 +19,20 @@ public final class PlateCache {
     /// The default bound, in bytes of recorded coverage.
     public static let defaultByteLimit = 2 << 20
 
-    public let byteLimit: Int
-    public private(set) var byteCount = 0
+    public var byteLimit: Int { masks.limit }
+    public var byteCount: Int { masks.cost }
     /// Recordings made so far (misses), for tests and benchmarks.
     public private(set) var recordedCount = 0
-    private var masks: [PlateKey: CoverageMask] = [:]
+    private var masks: BoundedCache<PlateKey, CoverageMask>
 
     public init(byteLimit: Int = PlateCache.defaultByteLimit) {
-        self.byteLimit = byteLimit
+        masks = BoundedCache(limit: byteLimit)
     }
 
     public var count: Int { masks.count }
 
     public func removeAll() {
         masks.removeAll()
-        byteCount = 0
     }
 
     /// The recorded coverage of `shape` filled (`strokeWidth` 0) or stroked, and the whole pixel
@@ -52,9 +51,7 @@ public final class PlateCache {
         if let m = masks[key] { return (m, qx >> shift, qy >> shift) }
         guard let m = CoverageMask.record(key, phaseSteps: Self.phaseSteps) else { return nil }
         recordedCount += 1
-        if byteCount + m.byteCount > byteLimit { removeAll() }
-        masks[key] = m
-        byteCount += m.byteCount
+        masks.insert(m, for: key, cost: m.byteCount)
         return (m, qx >> shift, qy >> shift)
     }
 }

@@ -20,10 +20,10 @@ public final class Font {
     private var emojiFace: Int??
     /// Which face draws a code point on its own (nil: none has it).
     private var faceForScalar: [UInt32: Int?] = [:]
-    private var shapes: [ShapeKey: ShapedText] = [:]
-    private var truncations: [TruncationKey: String] = [:]
+    private var shapes = BoundedCache<ShapeKey, ShapedText>(limit: Font.layoutCacheLimit)
+    private var truncations = BoundedCache<TruncationKey, String>(limit: Font.layoutCacheLimit)
     /// Each text's first strong direction (nil: none), asked by every row every frame.
-    private var strongDirections: [TextKey: TextDirection?] = [:]
+    private var strongDirections = BoundedCache<TextKey, TextDirection?>(limit: Font.layoutCacheLimit)
     private let buffer = HarfBuzzBuffer()
 
     /// Entries each cache keeps; a cache is emptied whole when it reaches it.
@@ -143,8 +143,7 @@ public final class Font {
     public func direction(of text: String, otherwise: TextDirection = .leftToRight) -> TextDirection {
         if let known = strongDirections[TextKey(text: text)] { return known ?? otherwise }
         let found = Bidi.firstStrongDirection(text.unicodeScalars.prefix(Self.maximumScalars).map(\.value))
-        if strongDirections.count >= Self.layoutCacheLimit { strongDirections.removeAll(keepingCapacity: true) }
-        strongDirections[TextKey(text: text)] = found
+        strongDirections.insert(found, for: TextKey(text: text))
         return found ?? otherwise
     }
 
@@ -153,8 +152,7 @@ public final class Font {
         let key = ShapeKey(text: TextKey(text: text), size64: Self.size64(size), direction: direction)
         if let cached = shapes[key] { return cached }
         let result = uncachedShape(text, size64: key.size64, direction: direction)
-        if shapes.count >= Self.layoutCacheLimit { shapes.removeAll(keepingCapacity: true) }
-        shapes[key] = result
+        shapes.insert(result, for: key)
         return result
     }
 
@@ -165,8 +163,7 @@ public final class Font {
         let key = TruncationKey(text: TextKey(text: text), size64: Self.size64(size), maxWidth: maxWidth)
         if let cached = truncations[key] { return cached }
         let result = uncachedTruncation(text, size: size, maxWidth: maxWidth)
-        if truncations.count >= Self.layoutCacheLimit { truncations.removeAll(keepingCapacity: true) }
-        truncations[key] = result
+        truncations.insert(result, for: key)
         return result
     }
 

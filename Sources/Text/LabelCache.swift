@@ -14,22 +14,22 @@ import Raster
 /// buffer's origin. Holds at most `byteLimit` bytes; on reaching it the cache is emptied whole.
 public final class LabelCache {
     public let font: Font
-    public let byteLimit: Int
+    public var byteLimit: Int { labels.limit }
     public static let defaultByteLimit = 2 << 20
     /// Labels with a box larger than this (pixels) are drawn plainly.
     public static let maximumPixels = 1 << 18
-    public private(set) var byteCount = 0
+    public var byteCount: Int { labels.cost }
     /// Recordings made so far (misses), for tests and benchmarks.
     public private(set) var recordedCount = 0
     /// Each label's recordings, one per way its glyphs round to whole pixels (at most one more than
     /// it has glyphs, and never more than `variantLimit`).
-    private var labels: [LabelKey: [LabelImage]] = [:]
+    private var labels: BoundedCache<LabelKey, [LabelImage]>
     static let variantLimit = 16
 
     /// A cache for labels drawn in `font` (text in another font is drawn plainly).
     public init(font: Font, byteLimit: Int = LabelCache.defaultByteLimit) {
         self.font = font
-        self.byteLimit = byteLimit
+        labels = BoundedCache(limit: byteLimit)
     }
 
     /// Recordings held.
@@ -37,7 +37,6 @@ public final class LabelCache {
 
     public func removeAll() {
         labels.removeAll()
-        byteCount = 0
     }
 
     /// The recording of `text` as `drawText` would shape it, valid for a line starting at
@@ -62,14 +61,13 @@ public final class LabelCache {
               !line.glyphs.contains(where: { font.faces[$0.face].freeType.isColorBitmap }),
               let image = LabelImage.record(line, font: font, size: size, x: x, y: baseY) else { return nil }
         recordedCount += 1
-        let bytes = image.byteCount
-        if let images = labels[key], images.count >= Self.variantLimit {
-            byteCount -= images[0].byteCount
-            labels[key]!.removeFirst()
+        var images = labels[key] ?? []
+        if images.count >= Self.variantLimit { images.removeFirst() }
+        images.append(image)
+        // Emptied to make room: the label's older variants went with the rest.
+        if labels.insert(images, for: key, cost: images.reduce(0) { $0 + $1.byteCount }) {
+            labels.insert([image], for: key, cost: image.byteCount)
         }
-        if byteCount + bytes > byteLimit { removeAll() }
-        labels[key, default: []].append(image)
-        byteCount += bytes
         return (image, x)
     }
 }

@@ -15,7 +15,7 @@ import KioskSystem
 /// later swap brings one back.
 public final class ConfigWatcher {
     public let path: String
-    let descriptor: OwnedDescriptor
+    private let inotify: Inotify
     /// The config file's name, and the directory holding it as written (not resolved).
     let name: String
     let directory: String
@@ -33,8 +33,7 @@ public final class ConfigWatcher {
         self.path = path
         directory = ConfigReader.directory(of: path)
         name = path.split(separator: "/").last.map(String.init) ?? path
-        let fd = try retryingInterrupts("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
-        descriptor = OwnedDescriptor(taking: fd)
+        inotify = try Inotify()
         if directory == "/" {
             directoryName = nil
         } else {
@@ -42,49 +41,33 @@ public final class ConfigWatcher {
             let parent = slash == directory.startIndex ? "/" : String(directory[..<slash])
             directoryName = String(directory[directory.index(after: slash)...])
             // IN_MASK_ADD: the parent may be the same inode as the directory (a link to ".").
-            parentWatch = try retryingInterrupts("inotify_add_watch \(parent)") {
-                inotify_add_watch(fd, parent, UInt32(Self.entryEvents | IN_MASK_ADD))
-            }
+            parentWatch = try inotify.watchOrThrow(parent, UInt32(Self.entryEvents | IN_MASK_ADD))
         }
         if !watchDirectory(), directoryName == nil {
             throw .last("inotify_add_watch \(directory)")
         }
     }
 
-    public var fd: Int32 { descriptor.rawValue }
+    public var fd: Int32 { inotify.descriptor.rawValue }
 
     /// Watches what `directory` names now, dropping the watch on what it named before.
     @discardableResult
     private func watchDirectory() -> Bool {
         let old = directoryWatch
-        let new = inotify_add_watch(descriptor.rawValue, directory, UInt32(Self.fileEvents | IN_MASK_ADD))
+        let new = inotify.watch(directory, UInt32(Self.fileEvents | IN_MASK_ADD)) ?? -1
         directoryWatch = new
-        if old >= 0, old != new, old != parentWatch { inotify_rm_watch(descriptor.rawValue, old) }
+        if old >= 0, old != new, old != parentWatch { inotify.unwatch(old) }
         return new >= 0
     }
 
     /// True if the events read concern the config file: the file itself changed, or the
     /// directory holding it was swapped.
     public func drain() -> Bool {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
-        defer { buffer.deallocate() }
         var concerned = false, swapped = false
-        while let n = try? descriptor.read(into: buffer), n > 0 {
-            var at = 0
-            let header = MemoryLayout<inotify_event>.size
-            while at + header <= n {
-                let watch = buffer.loadUnaligned(fromByteOffset: at, as: Int32.self)
-                // Events were lost: whatever they were, look again.
-                if buffer.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self) & UInt32(IN_Q_OVERFLOW) != 0 { swapped = true }
-                let length = Int(buffer.loadUnaligned(fromByteOffset: at + 12, as: UInt32.self))
-                if length > 0, at + header + length <= n {
-                    let bytes = UnsafeRawBufferPointer(rebasing: buffer[(at + header)..<(at + header + length)])
-                    let eventName = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-                    if watch == directoryWatch, eventName == name { concerned = true }
-                    if watch == parentWatch, eventName == directoryName { swapped = true }
-                }
-                at += header + length
-            }
+        for event in inotify.drain() {
+            if event.overflowed { swapped = true }
+            if event.watch == directoryWatch, event.name == name { concerned = true }
+            if event.watch == parentWatch, event.name == directoryName { swapped = true }
         }
         if swapped {
             watchDirectory()

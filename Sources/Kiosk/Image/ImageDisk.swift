@@ -45,7 +45,7 @@ public struct ImageDisk: Sendable {
     /// The device's image state now, with the newest version `offer` holds (a folder, or a web
     /// server as root last checked it); nil when this is not a Kiosk image.
     public func read(offer: String? = nil) -> ImageStatus? {
-        guard let release = Self.text(osRelease, limit: 16 << 10) else { return nil }
+        guard let release = SmallFile.text(osRelease, limit: 16 << 10) else { return nil }
         let fields = KeyValueLines.fields(release)
         guard fields["IMAGE_ID"] == "kiosk", let running = fields["IMAGE_VERSION"], !running.isEmpty else { return nil }
         let entries = ((try? Directory.names(in: bootImages)) ?? []).compactMap(BootImageName.init)
@@ -65,7 +65,7 @@ public struct ImageDisk: Sendable {
     /// last check of that same URL found it (nil until one has).
     func offeredVersion(at source: String) -> String? {
         guard UpdateSource.isURL(source) else { return Self.offeredVersion(in: source) }
-        guard let text = Self.text(offeredAnswer, limit: 4096) else { return nil }
+        guard let text = SmallFile.text(offeredAnswer, limit: 4096) else { return nil }
         let fields = KeyValueLines.fields(text)
         guard fields["source"] == source, let version = fields["version"], BootImageName.isVersion(version) else { return nil }
         return version
@@ -73,7 +73,7 @@ public struct ImageDisk: Sendable {
 
     /// The newest version whose kernel image the folder's SHA256SUMS lists (`HASH  kiosk_V.efi`).
     static func offeredVersion(in folder: String) -> String? {
-        guard let sums = text(folder + "/SHA256SUMS", limit: 64 << 10) else { return nil }
+        guard let sums = SmallFile.text(folder + "/SHA256SUMS", limit: 64 << 10) else { return nil }
         var newest: String?
         for line in sums.split(separator: "\n") {
             guard let name = line.split(separator: " ").last.map({ $0.hasPrefix("*") ? $0.dropFirst() : $0 }),
@@ -86,7 +86,7 @@ public struct ImageDisk: Sendable {
     /// The last step root wrote; `requested` while a request waits for root to take it.
     private func update() -> ImageStatus.Update? {
         if access(updateRequest, F_OK) == 0 { return ImageStatus.Update(state: .requested) }
-        guard let text = Self.text(updateState, limit: 8192) else { return nil }
+        guard let text = SmallFile.text(updateState, limit: 8192) else { return nil }
         let fields = KeyValueLines.fields(text)
         guard let state = fields["state"].flatMap(ImageStatus.Update.State.init(rawValue:)) else { return nil }
         let progress = fields["progress"].flatMap { Int($0) }.map { min(max($0, 0), 100) }
@@ -97,14 +97,14 @@ public struct ImageDisk: Sendable {
 
     private func check(of version: String) -> String? {
         guard BootImageName.isVersion(version),
-              let text = Self.text(bootChecks + "/" + version, limit: 512) else { return nil }
+              let text = SmallFile.text(bootChecks + "/" + version, limit: 512) else { return nil }
         let line = text.split(separator: "\n").first.map(String.init) ?? ""
         return line.isEmpty ? nil : line
     }
 
     /// The running root's slot: the partition the command line's `root=PARTLABEL=` names.
     private func slot() -> String? {
-        guard let cmdline = Self.text(kernelCommandLine, limit: 4096) else { return nil }
+        guard let cmdline = SmallFile.text(kernelCommandLine, limit: 4096) else { return nil }
         let prefix = "root=PARTLABEL="
         guard let arg = cmdline.split(whereSeparator: { $0 == " " || $0 == "\n" }).first(where: { $0.hasPrefix(prefix) }) else { return nil }
         let label = arg.dropFirst(prefix.count)
@@ -117,12 +117,6 @@ public struct ImageDisk: Sendable {
         return Int(String(number.reversed())).flatMap { Self.slots[$0] }
     }
 
-    /// A small file's text, nil when it cannot be read.
-    static func text(_ path: String, limit: Int) -> String? {
-        guard let file = try? OwnedDescriptor.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK),
-              let bytes = try? file.readUpTo(limit) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }
 
 /// `kiosk_VERSION.efi`, or with systemd-boot's counters `kiosk_VERSION+LEFT[-DONE].efi`.

@@ -136,18 +136,14 @@ public struct PinLockStore: Sendable {
 
     /// At most `limit` bytes of a regular file, never following a link nor blocking on a FIFO.
     static func readSmallFile(_ path: String, limit: Int) throws(PinLockStateError) -> [UInt8] {
-        let file: OwnedDescriptor
         do {
-            file = try OwnedDescriptor.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+            return try SmallFile.read(path, limit: limit, followLinks: false)
         } catch {
-            throw .unreadable(error)
+            switch error {
+            case .unreadable(let e): throw .unreadable(e)
+            case .notRegularFile: throw .notRegularFile
+            case .tooLarge(let bytes): throw .tooLarge(bytes)
+            }
         }
-        var info = stat()
-        guard fstat(file.rawValue, &info) == 0 else { throw .unreadable(.last("fstat \(path)")) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile }
-        let bytes: [UInt8]
-        do { bytes = try file.readUpTo(limit) } catch { throw .unreadable(error) }
-        if bytes.count > limit { throw .tooLarge(bytes.count) }
-        return bytes
     }
 }

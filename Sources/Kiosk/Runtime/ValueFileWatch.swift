@@ -7,7 +7,8 @@ import KioskSystem
 /// Files under /sys and /proc are left out: their contents change without an event, so they are
 /// read every `every` seconds only.
 final class ValueFileWatch {
-    let descriptor: OwnedDescriptor
+    private let inotify: Inotify
+    var descriptor: OwnedDescriptor { inotify.descriptor }
     /// Watch descriptor → folder, and the folders watched with the file names wanted in each.
     private var folders: [Int32: String] = [:]
     private var wanted: [String: Set<String>] = [:]
@@ -15,7 +16,7 @@ final class ValueFileWatch {
     static let events = IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
 
     init() throws(SystemError) {
-        descriptor = OwnedDescriptor(taking: try retryingInterrupts("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) })
+        inotify = try Inotify()
     }
 
     /// Whether changes to `path` can be seen by inotify.
@@ -32,34 +33,21 @@ final class ValueFileWatch {
         }
         guard next != wanted else { return }
         for (wd, folder) in folders where next[folder] == nil {
-            inotify_rm_watch(descriptor.rawValue, wd)
+            inotify.unwatch(wd)
             folders[wd] = nil
         }
         for folder in next.keys where !folders.values.contains(folder) {
-            let wd = inotify_add_watch(descriptor.rawValue, folder, UInt32(Self.events))
-            if wd >= 0 { folders[wd] = folder }
+            if let wd = inotify.watch(folder, UInt32(Self.events)) { folders[wd] = folder }
         }
         wanted = next
     }
 
     /// The paths of wanted files that changed since the last call.
     func drain() -> Set<String> {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
-        defer { buffer.deallocate() }
         var changed: Set<String> = []
-        while let n = try? descriptor.read(into: buffer), n > 0 {
-            var at = 0
-            let header = MemoryLayout<inotify_event>.size
-            while at + header <= n {
-                let wd = buffer.loadUnaligned(fromByteOffset: at, as: Int32.self)
-                let length = Int(buffer.loadUnaligned(fromByteOffset: at + 12, as: UInt32.self))
-                if length > 0, at + header + length <= n, let folder = folders[wd] {
-                    let bytes = UnsafeRawBufferPointer(rebasing: buffer[(at + header)..<(at + header + length)])
-                    let name = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-                    if wanted[folder]?.contains(name) == true { changed.insert(folder == "/" ? "/" + name : folder + "/" + name) }
-                }
-                at += header + length
-            }
+        for event in inotify.drain() where !event.name.isEmpty {
+            guard let folder = folders[event.watch], wanted[folder]?.contains(event.name) == true else { continue }
+            changed.insert(folder == "/" ? "/" + event.name : folder + "/" + event.name)
         }
         return changed
     }

@@ -166,8 +166,8 @@ final class ValueProbes {
         case .file(let path):
             let bytes: [UInt8]
             do {
-                let fd = try OwnedDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
-                bytes = Array(try fd.readUpTo(Self.fileCap).prefix(Self.fileCap))
+                // A sensor's device node is read too (what it has ready); a long file is cut.
+                bytes = try SmallFile.read(path, limit: Self.fileCap, regularOnly: false, cut: true)
             } catch {
                 fail(id, "cannot read \(path): \(error)", now: now)
                 return
