@@ -86,8 +86,12 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // Non-temporal stores (a compiler builtin Swift cannot spell) for writing scanout memory.
         .systemLibrary(name: "CStreamingStores"),
-        // libmosquitto: the MQTT client of `[mqtt]` (Home Assistant discovery, commands, state). Debian: libmosquitto-dev.
-        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // dlopen and dlsym for the optional libraries below, in one place.
+        .target(name: "CDynamicLibrary"),
+        // libmosquitto: the MQTT client of `[mqtt]` (Home Assistant discovery, commands, state),
+        // opened when a config asks for a broker, not linked (Sources/CMosquitto/include/CMosquitto.h).
+        // Debian: libmosquitto-dev for its headers.
+        .target(name: "CMosquitto", dependencies: ["CDynamicLibrary"]),
         // libxcrypt (crypt_rn, crypt_gensalt_rn) for PIN hashes in /etc/shadow's format. Debian: libcrypt-dev.
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
         // sd-bus (libsystemd) for the control API on the system bus and `kiosk ctl`. Debian: libsystemd-dev.
@@ -116,9 +120,11 @@ let package = Package(
             name: "MenuScreens",
             dependencies: ["KioskConfiguration", "Geometry", "LayoutCore", "Raster", "Text", "TOML"]
         ),
-        // libespeak-ng (speech synthesis) and libasound (ALSA playback): module maps and a shim header each.
-        .systemLibrary(name: "CEspeak", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
-        .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // libespeak-ng (speech synthesis) and libasound (ALSA playback): opened when a config turns
+        // speech on, not linked (Sources/CEspeak, Sources/CAlsa: the headers say how). Debian:
+        // libespeak-ng-dev and libasound2-dev for their headers.
+        .target(name: "CEspeak", dependencies: ["CDynamicLibrary"]),
+        .target(name: "CAlsa", dependencies: ["CDynamicLibrary"]),
         // The spoken menu: the voice for a text's script, espeak-ng's synthesis and ALSA playback on
         // a thread of their own.
         .target(name: "Speech", dependencies: ["KioskSystem", "CEspeak", "CAlsa"]),

@@ -8,16 +8,20 @@ public struct MosquittoError: Error, Equatable, CustomStringConvertible {
     public var call: String
     public var code: Int32
     public var errno: Int32
+    /// Words of the kiosk's own (the library could not be opened), instead of the code's.
+    public var detail: String?
 
-    public init(_ call: String, code: Int32, errno: Int32 = 0) {
+    public init(_ call: String, code: Int32, errno: Int32 = 0, detail: String? = nil) {
         self.call = call
         self.code = code
         self.errno = errno
+        self.detail = detail
     }
 
     public var description: String {
+        if let detail { return "\(call): \(detail)" }
         if code == MOSQ_ERR_ERRNO.rawValue, errno != 0 { return "\(call): \(String(cString: strerror(errno)))" }
-        return "\(call): \(String(cString: mosquitto_strerror(code)))"
+        return "\(call): " + (MosquittoLibrary.functions?.mosquitto_strerror(code).map { String(cString: $0) } ?? "error \(code)")
     }
 
     /// The connection is gone (the loop reconnects); anything else is a fault of the call.
@@ -39,6 +43,21 @@ enum MQTTProtocolVersion: String, Sendable {
     case v311 = "3.1.1"
 }
 
+/// libmosquitto, opened when the first client is made (a config with `[mqtt]`), never before: a
+/// kiosk without a broker neither maps it nor needs it installed.
+enum MosquittoLibrary {
+    static let soname = "libmosquitto.so.1"
+    /// Nil when it cannot be opened; `problem` says why.
+    static let functions: KioskMosquittoFunctions? = kiosk_mosquitto_functions()?.pointee
+    static var problem: String { String(cString: kiosk_mosquitto_problem()) }
+
+    /// Why `soname` cannot serve as libmosquitto; nil when it can (tests: a library not there).
+    static func problem(opening soname: String) -> String? {
+        var why = [CChar](repeating: 0, count: 512)
+        return why.withUnsafeMutableBufferPointer { kiosk_mosquitto_problem_opening(soname, $0.baseAddress!, $0.count).map { String(cString: $0) } }
+    }
+}
+
 /// `mosquitto_lib_init` before the first client, `mosquitto_lib_cleanup` after the last is gone.
 private let libraryUsers = Mutex(0)
 
@@ -58,19 +77,26 @@ final class MosquittoClient {
     /// Where callbacks go; weak: the thread owns both.
     private weak var events: (any MosquittoEvents)?
     private let context: Unmanaged<Box>
+    /// libmosquitto's functions (`MosquittoLibrary`), opened before the first client.
+    private let lib: KioskMosquittoFunctions
 
     private final class Box {
         weak var client: MosquittoClient?
     }
 
     init(clientID: String, events: any MosquittoEvents) throws(MosquittoError) {
+        guard let lib = MosquittoLibrary.functions else {
+            throw MosquittoError("dlopen(\(MosquittoLibrary.soname))", code: MOSQ_ERR_NOT_SUPPORTED.rawValue,
+                                 detail: "MQTT needs libmosquitto (Debian: apt install libmosquitto1): \(MosquittoLibrary.problem)")
+        }
+        self.lib = lib
         libraryUsers.withLock { count in
-            if count == 0 { _ = mosquitto_lib_init() }
+            if count == 0 { _ = lib.mosquitto_lib_init() }
             count += 1
         }
         let box = Box()
         context = Unmanaged.passRetained(box)
-        guard let made = mosquitto_new(clientID, true, context.toOpaque()) else {
+        guard let made = lib.mosquitto_new(clientID, true, context.toOpaque()) else {
             let error = MosquittoError("mosquitto_new", code: MOSQ_ERR_ERRNO.rawValue, errno: Glibc.errno)
             context.release()
             Self.releaseLibrary()
@@ -79,13 +105,13 @@ final class MosquittoClient {
         handle = made
         self.events = events
         box.client = self
-        mosquitto_connect_callback_set(handle) { _, obj, rc in
+        lib.mosquitto_connect_callback_set(handle) { _, obj, rc in
             MosquittoClient.client(obj)?.events?.connected(code: rc)
         }
-        mosquitto_disconnect_callback_set(handle) { _, obj, rc in
+        lib.mosquitto_disconnect_callback_set(handle) { _, obj, rc in
             MosquittoClient.client(obj)?.events?.disconnected(code: rc)
         }
-        mosquitto_message_callback_set(handle) { _, obj, message in
+        lib.mosquitto_message_callback_set(handle) { _, obj, message in
             guard let message, let client = MosquittoClient.client(obj) else { return }
             let m = message.pointee
             let topic = m.topic.map { String(cString: $0) } ?? ""
@@ -98,7 +124,7 @@ final class MosquittoClient {
     }
 
     deinit {
-        mosquitto_destroy(handle)
+        lib.mosquitto_destroy(handle)
         context.release()
         Self.releaseLibrary()
     }
@@ -111,7 +137,7 @@ final class MosquittoClient {
     private static func releaseLibrary() {
         libraryUsers.withLock { count in
             count -= 1
-            if count == 0 { _ = mosquitto_lib_cleanup() }
+            if count == 0 { _ = MosquittoLibrary.functions?.mosquitto_lib_cleanup() }
         }
     }
 
@@ -119,17 +145,17 @@ final class MosquittoClient {
 
     func setWill(topic: String, payload: String, retain: Bool) throws(MosquittoError) {
         let bytes = Array(payload.utf8)
-        try mosquittoCall("mosquitto_will_set") { mosquitto_will_set(handle, topic, Int32(bytes.count), bytes, 1, retain) }
+        try mosquittoCall("mosquitto_will_set") { lib.mosquitto_will_set(handle, topic, Int32(bytes.count), bytes, 1, retain) }
     }
 
     func setCredentials(username: String, password: String?) throws(MosquittoError) {
-        try mosquittoCall("mosquitto_username_pw_set") { mosquitto_username_pw_set(handle, username, password) }
+        try mosquittoCall("mosquitto_username_pw_set") { lib.mosquitto_username_pw_set(handle, username, password) }
     }
 
     /// `caFile` nil: the system's certificates (`/etc/ssl/certs`).
     func setTLS(caFile: String?, certFile: String?, keyFile: String?) throws(MosquittoError) {
         try mosquittoCall("mosquitto_tls_set") {
-            mosquitto_tls_set(handle, caFile, caFile == nil ? "/etc/ssl/certs" : nil, certFile, keyFile, nil)
+            lib.mosquitto_tls_set(handle, caFile, caFile == nil ? "/etc/ssl/certs" : nil, certFile, keyFile, nil)
         }
     }
 
@@ -140,7 +166,7 @@ final class MosquittoClient {
 
     func use(_ version: MQTTProtocolVersion) throws(MosquittoError) {
         try mosquittoCall("mosquitto_int_option(MOSQ_OPT_PROTOCOL_VERSION)") {
-            mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, version == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311)
+            lib.mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, version == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311)
         }
         self.version = version
     }
@@ -150,55 +176,56 @@ final class MosquittoClient {
     /// of sending it (libmosquitto would allocate whatever length a packet announces).
     func connect(host: String, port: Int, keepalive: Int, maximumPacketSize: UInt32) throws(MosquittoError) {
         guard version == .v5 else {
-            return try mosquittoCall("mosquitto_connect") { mosquitto_connect(handle, host, Int32(port), Int32(keepalive)) }
+            return try mosquittoCall("mosquitto_connect") { lib.mosquitto_connect(handle, host, Int32(port), Int32(keepalive)) }
         }
         var properties: OpaquePointer?
-        defer { mosquitto_property_free_all(&properties) }
+        defer { lib.mosquitto_property_free_all(&properties) }
         try mosquittoCall("mosquitto_property_add_int32") {
-            mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), maximumPacketSize)
+            lib.mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), maximumPacketSize)
         }
         try mosquittoCall("mosquitto_connect_bind_v5") {
-            mosquitto_connect_bind_v5(handle, host, Int32(port), Int32(keepalive), nil, properties)
+            lib.mosquitto_connect_bind_v5(handle, host, Int32(port), Int32(keepalive), nil, properties)
         }
     }
 
     func reconnect() throws(MosquittoError) {
-        try mosquittoCall("mosquitto_reconnect") { mosquitto_reconnect(handle) }
+        try mosquittoCall("mosquitto_reconnect") { lib.mosquitto_reconnect(handle) }
     }
 
     func disconnect() throws(MosquittoError) {
-        try mosquittoCall("mosquitto_disconnect") { mosquitto_disconnect(handle) }
+        try mosquittoCall("mosquitto_disconnect") { lib.mosquitto_disconnect(handle) }
     }
 
     /// QoS 1: a state or command a broker restart must not lose.
     func publish(topic: String, payload: [UInt8], retain: Bool) throws(MosquittoError) {
-        try mosquittoCall("mosquitto_publish") { mosquitto_publish(handle, nil, topic, Int32(payload.count), payload, 1, retain) }
+        try mosquittoCall("mosquitto_publish") { lib.mosquitto_publish(handle, nil, topic, Int32(payload.count), payload, 1, retain) }
     }
 
     func subscribe(_ pattern: String) throws(MosquittoError) {
-        try mosquittoCall("mosquitto_subscribe") { mosquitto_subscribe(handle, nil, pattern, 1) }
+        try mosquittoCall("mosquitto_subscribe") { lib.mosquitto_subscribe(handle, nil, pattern, 1) }
     }
 
     /// The socket to poll; -1 while not connected.
-    var socket: Int32 { mosquitto_socket(handle) }
-    var wantsWrite: Bool { mosquitto_want_write(handle) }
+    var socket: Int32 { lib.mosquitto_socket(handle) }
+    var wantsWrite: Bool { lib.mosquitto_want_write(handle) }
 
     func loopRead() throws(MosquittoError) {
-        try mosquittoCall("mosquitto_loop_read") { mosquitto_loop_read(handle, 1) }
+        try mosquittoCall("mosquitto_loop_read") { lib.mosquitto_loop_read(handle, 1) }
     }
 
     func loopWrite() throws(MosquittoError) {
-        try mosquittoCall("mosquitto_loop_write") { mosquitto_loop_write(handle, 1) }
+        try mosquittoCall("mosquitto_loop_write") { lib.mosquitto_loop_write(handle, 1) }
     }
 
     /// Pings and retries; call at least every keepalive/2 seconds.
     func loopMisc() throws(MosquittoError) {
-        try mosquittoCall("mosquitto_loop_misc") { mosquitto_loop_misc(handle) }
+        try mosquittoCall("mosquitto_loop_misc") { lib.mosquitto_loop_misc(handle) }
     }
 
     /// A CONNACK's code in words: MQTT 3.1.1's return codes and MQTT 5's reason codes differ.
     static func connackReason(_ code: Int32, _ version: MQTTProtocolVersion) -> String {
-        String(cString: version == .v5 ? mosquitto_reason_string(code) : mosquitto_connack_string(code))
+        guard let lib = MosquittoLibrary.functions else { return "code \(code)" }
+        return (version == .v5 ? lib.mosquitto_reason_string(code) : lib.mosquitto_connack_string(code)).map { String(cString: $0) } ?? "code \(code)"
     }
 
     /// A broker that does not speak `version` says so in its CONNACK (3.1.1's "unacceptable
