@@ -31,7 +31,7 @@ let package = Package(
         ),
         // librsvg and cairo: SVG icons rendered at the size they are drawn (Raster's SVGDocument),
         // opened when the first SVG is parsed, not linked (Sources/CRsvg/include/CRsvg.h).
-        .target(name: "CRsvg"),
+        .target(name: "CRsvg", dependencies: ["CDynamicLibrary"]),
         // HarfBuzz (shaping), FriBidi (bidi ordering), fontconfig (font lookup and fallback).
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),

@@ -1,68 +1,44 @@
-// Opens librsvg, cairo and GLib at the first SVG (see include/CRsvg.h). Each library by its
-// soname, as the kiosk was built against; RTLD_LOCAL, so nothing else resolves against them.
+// Opens librsvg, GLib's object system, GLib and cairo at the first SVG (see include/CRsvg.h),
+// through CDynamicLibrary: each library by its soname, its functions into the struct's slots in
+// the order the struct lists them (librsvg's, then GObject's, GLib's and cairo's).
 #include "CRsvg.h"
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+#include "CDynamicLibrary.h"
+
+static const char *const rsvg_names[] = {"rsvg_handle_new_from_data", "rsvg_handle_render_document",
+                                         "rsvg_handle_get_intrinsic_size_in_pixels"};
+static const char *const gobject_names[] = {"g_object_unref"};
+static const char *const glib_names[] = {"g_error_free"};
+static const char *const cairo_names[] = {"cairo_image_surface_create", "cairo_surface_status", "cairo_surface_destroy",
+                                          "cairo_surface_flush", "cairo_image_surface_get_data", "cairo_image_surface_get_stride",
+                                          "cairo_create", "cairo_status", "cairo_destroy", "cairo_status_to_string"};
+#define COUNT(names) (sizeof names / sizeof *names)
+_Static_assert(sizeof(KioskRsvgFunctions) ==
+                   sizeof rsvg_names + sizeof gobject_names + sizeof glib_names + sizeof cairo_names,
+               "one pointer per name");
 
 static KioskRsvgFunctions functions;
-static const KioskRsvgFunctions *loaded;
-static char problem[512];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void *open_library(const char *soname) {
-    void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (!library && !problem[0]) {
-        const char *why = dlerror();
-        snprintf(problem, sizeof problem, "%s", why ? why : soname);
-    }
-    return library;
-}
-
-typedef struct {
-    const char *soname;
-    void *handle;
-} Library;
-
-static int resolve(Library library, const char *name, void **slot) {
-    if (!library.handle) return 0;
-    *slot = dlsym(library.handle, name);
-    if (!*slot && !problem[0]) snprintf(problem, sizeof problem, "%s has no %s", library.soname, name);
-    return *slot != NULL;
-}
-
-#define RESOLVE(library, name) ok &= resolve(library, #name, (void **)&functions.name)
-
-static void load(void) {
-    Library rsvg = {"librsvg-2.so.2", open_library("librsvg-2.so.2")};
-    Library cairo = {"libcairo.so.2", open_library("libcairo.so.2")};
-    Library gobject = {"libgobject-2.0.so.0", open_library("libgobject-2.0.so.0")};
-    Library glib = {"libglib-2.0.so.0", open_library("libglib-2.0.so.0")};
-    int ok = 1;
-    RESOLVE(rsvg, rsvg_handle_new_from_data);
-    RESOLVE(rsvg, rsvg_handle_render_document);
-    RESOLVE(rsvg, rsvg_handle_get_intrinsic_size_in_pixels);
-    RESOLVE(gobject, g_object_unref);
-    RESOLVE(glib, g_error_free);
-    RESOLVE(cairo, cairo_image_surface_create);
-    RESOLVE(cairo, cairo_surface_status);
-    RESOLVE(cairo, cairo_surface_destroy);
-    RESOLVE(cairo, cairo_surface_flush);
-    RESOLVE(cairo, cairo_image_surface_get_data);
-    RESOLVE(cairo, cairo_image_surface_get_stride);
-    RESOLVE(cairo, cairo_create);
-    RESOLVE(cairo, cairo_status);
-    RESOLVE(cairo, cairo_destroy);
-    RESOLVE(cairo, cairo_status_to_string);
-    if (ok) loaded = &functions;
-}
+static KioskLibraryState rsvg = KIOSK_LIBRARY_STATE, gobject = KIOSK_LIBRARY_STATE, glib = KIOSK_LIBRARY_STATE,
+                         cairo = KIOSK_LIBRARY_STATE;
+static const char hint[] = "librsvg 2.52 or later, cairo, GLib 2";
 
 const KioskRsvgFunctions *kiosk_rsvg_functions(void) {
-    pthread_once(&once, load);
-    return loaded;
+    void **slots = (void **)&functions;
+    int ok = kiosk_library_open_once(&rsvg, "librsvg-2.so.2", rsvg_names, slots, COUNT(rsvg_names), hint) &&
+             kiosk_library_open_once(&gobject, "libgobject-2.0.so.0", gobject_names, slots + COUNT(rsvg_names),
+                                     COUNT(gobject_names), hint) &&
+             kiosk_library_open_once(&glib, "libglib-2.0.so.0", glib_names, slots + COUNT(rsvg_names) + COUNT(gobject_names),
+                                     COUNT(glib_names), hint) &&
+             kiosk_library_open_once(&cairo, "libcairo.so.2", cairo_names,
+                                     slots + COUNT(rsvg_names) + COUNT(gobject_names) + COUNT(glib_names), COUNT(cairo_names), hint);
+    return ok ? &functions : 0;
 }
 
 const char *kiosk_rsvg_problem(void) {
-    kiosk_rsvg_functions();
-    return problem;
+    if (kiosk_rsvg_functions()) return "";
+    // The first library that failed says why (the later ones were not tried).
+    KioskLibraryState *states[] = {&rsvg, &gobject, &glib, &cairo};
+    for (unsigned i = 0; i < 4; i++) {
+        if (states[i]->problem[0]) return states[i]->problem;
+    }
+    return "";
 }
