@@ -24,19 +24,8 @@
     X(snd_pcm_drop) \
     X(snd_strerror)
 
-/// The functions, resolved from libasound.so.2.
-typedef struct {
-    KIOSK_ALSA_FUNCTIONS(KIOSK_FUNCTION_FIELD)
-} KioskAlsaFunctions;
-
-/// The functions from libasound.so.2, opened on the first call (once, from any thread); NULL when the
-/// library or a function is missing, and then `kiosk_alsa_problem` says which.
-const KioskAlsaFunctions * _Nullable kiosk_alsa_functions(void);
-/// Why `kiosk_alsa_functions` returned NULL; empty otherwise.
-const char * _Nonnull kiosk_alsa_problem(void);
-/// Why `soname` cannot serve as this library (a test's with a missing one); NULL when it can.
-/// The text is the caller's `problem` buffer.
-const char * _Nullable kiosk_alsa_problem_opening(const char * _Nonnull soname, char * _Nonnull problem, size_t problem_size);
+/// `KioskXFunctions`, `kiosk_x_functions()`, `kiosk_x_problem()`: see CDynamicLibrary.h.
+KIOSK_OPTIONAL_LIBRARY(Alsa, alsa, KIOSK_ALSA_FUNCTIONS)
 
 #pragma clang diagnostic pop
 #endif

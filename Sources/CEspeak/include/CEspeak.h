@@ -31,19 +31,8 @@
     X(espeak_ng_Synthesize) \
     X(espeak_ng_GetStatusCodeMessage)
 
-/// The functions, resolved from libespeak-ng.so.1.
-typedef struct {
-    KIOSK_ESPEAK_FUNCTIONS(KIOSK_FUNCTION_FIELD)
-} KioskEspeakFunctions;
-
-/// The functions from libespeak-ng.so.1, opened on the first call (once, from any thread); NULL when the
-/// library or a function is missing, and then `kiosk_espeak_problem` says which.
-const KioskEspeakFunctions * _Nullable kiosk_espeak_functions(void);
-/// Why `kiosk_espeak_functions` returned NULL; empty otherwise.
-const char * _Nonnull kiosk_espeak_problem(void);
-/// Why `soname` cannot serve as this library (a test's with a missing one); NULL when it can.
-/// The text is the caller's `problem` buffer.
-const char * _Nullable kiosk_espeak_problem_opening(const char * _Nonnull soname, char * _Nonnull problem, size_t problem_size);
+/// `KioskXFunctions`, `kiosk_x_functions()`, `kiosk_x_problem()`: see CDynamicLibrary.h.
+KIOSK_OPTIONAL_LIBRARY(Espeak, espeak, KIOSK_ESPEAK_FUNCTIONS)
 
 #pragma clang diagnostic pop
 #endif

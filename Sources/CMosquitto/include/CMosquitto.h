@@ -44,19 +44,8 @@
     X(mosquitto_reason_string) \
     X(mosquitto_connack_string)
 
-/// The functions, resolved from libmosquitto.so.1.
-typedef struct {
-    KIOSK_MOSQUITTO_FUNCTIONS(KIOSK_FUNCTION_FIELD)
-} KioskMosquittoFunctions;
-
-/// The functions from libmosquitto.so.1, opened on the first call (once, from any thread); NULL when the
-/// library or a function is missing, and then `kiosk_mosquitto_problem` says which.
-const KioskMosquittoFunctions * _Nullable kiosk_mosquitto_functions(void);
-/// Why `kiosk_mosquitto_functions` returned NULL; empty otherwise.
-const char * _Nonnull kiosk_mosquitto_problem(void);
-/// Why `soname` cannot serve as this library (a test's with a missing one); NULL when it can.
-/// The text is the caller's `problem` buffer.
-const char * _Nullable kiosk_mosquitto_problem_opening(const char * _Nonnull soname, char * _Nonnull problem, size_t problem_size);
+/// `KioskXFunctions`, `kiosk_x_functions()`, `kiosk_x_problem()`: see CDynamicLibrary.h.
+KIOSK_OPTIONAL_LIBRARY(Mosquitto, mosquitto, KIOSK_MOSQUITTO_FUNCTIONS)
 
 #pragma clang diagnostic pop
 #endif
