@@ -137,7 +137,7 @@ let package = Package(
         // A TOML 1.0 parser whose values carry their source positions: pure Swift, no Foundation, no C.
         .target(name: "TOML"),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
-        .testTarget(name: "KioskSystemTests", dependencies: ["KioskSystem", "CLinux"]),
+        .testTarget(name: "KioskSystemTests", dependencies: ["KioskSystem", "CLinux", "TestSupport"]),
         // What each fuzz target checks (config, MQTT, D-Bus, icons), shared by kiosk-fuzz and the tests' corpus replay.
         .target(name: "FuzzHarnesses",
                 dependencies: ["Kiosk", "KioskConfiguration", "KioskSystem", "SystemBus", "DRMOutput", "Geometry", "Raster", "Text"]),

@@ -1,13 +1,14 @@
 import CLinux
 import Glibc
 @testable import KioskSystem
+import TestSupport
 import Testing
 
 /// The one reader of inotify's events (the config watcher and the value files' watch take their
 /// meaning from it): names, masks and watches come through whole, several at once.
 @Suite struct InotifyTests {
     @Test func eventsComeWithTheirWatchAndName() throws {
-        let folder = SmallFileTests.Folder()
+        let folder = TemporaryFolder("kiosk-inotify")
         let inotify = try Inotify()
         #expect(inotify.drain().isEmpty, "nothing yet: no wait")
         let watch = try #require(inotify.watch(folder.path, UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE)))

@@ -1,38 +1,13 @@
 import Glibc
 @testable import KioskSystem
+import TestSupport
 import Testing
 
 /// The one bounded reader of files the kiosk did not write: what it refuses (too large, not a
 /// file, a link where none may be), what it cuts, and that a FIFO never blocks it.
 @Suite struct SmallFileTests {
-    final class Folder {
-        let path: String
-        init() {
-            var template = Array("/tmp/kiosk-small-file-XXXXXX".utf8CString)
-            path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-        }
-        deinit {
-            if let dir = opendir(path) {
-                while let entry = readdir(dir) {
-                    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                    if name != ".", name != ".." { unlink(path + "/" + name) }
-                }
-                closedir(dir)
-            }
-            rmdir(path)
-        }
-        @discardableResult
-        func write(_ name: String, _ bytes: [UInt8]) -> String {
-            let file = path + "/" + name
-            let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            close(fd)
-            return file
-        }
-    }
-
     @Test func aFileWithinItsLimitIsReadWhole() throws {
-        let f = Folder()
+        let f = TemporaryFolder("kiosk-small-file")
         let file = f.write("a", Array("state=installing\n".utf8))
         #expect(try SmallFile.read(file, limit: 17) == Array("state=installing\n".utf8))
         #expect(SmallFile.text(file, limit: 100) == "state=installing\n")
@@ -40,7 +15,7 @@ import Testing
     }
 
     @Test func whatIsRefusedAndWhatIsCut() throws {
-        let f = Folder()
+        let f = TemporaryFolder("kiosk-small-file")
         let big = f.write("big", [UInt8](repeating: 65, count: 5000))
         #expect(throws: SmallFile.Failure.tooLarge(bytes: 5000)) { try SmallFile.read(big, limit: 4999) }
         #expect(SmallFile.text(big, limit: 10) == nil)
@@ -66,7 +41,7 @@ import Testing
     }
 
     @Test func aFIFONeverBlocks() throws {
-        let f = Folder()
+        let f = TemporaryFolder("kiosk-small-file")
         let fifo = f.path + "/fifo"
         #expect(mkfifo(fifo, 0o600) == 0)
         #expect(throws: SmallFile.Failure.notRegularFile(kind: "a pipe")) { try SmallFile.read(fifo, limit: 10) }
