@@ -146,8 +146,7 @@ let package = Package(
         // The `kiosk` executable: argument parsing only.
         .executableTarget(
             name: "KioskCLI",
-            dependencies: ["Kiosk", "KioskSystem", "KioskConfiguration", "DRMOutput", "MenuScreens", "Geometry", "LayoutCore", "Raster", "Text", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Sources/kiosk"
+            dependencies: ["Kiosk", "KioskSystem", "KioskConfiguration", "DRMOutput", "MenuScreens", "Geometry", "LayoutCore", "Raster", "Text", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // SDL2 for the desktop preview only (the device binary never links it): module map and shim header.
         // Not through pkg-config: sdl2.pc's Cflags carry -D_REENTRANT, which SwiftPM refuses with a
